@@ -234,499 +234,510 @@ static const tpl_loc L_166 = {F_11, 7, 19};
 static const tpl_loc L_167 = {F_11, 9, 1};
 static const tpl_loc L_168 = {F_11, 9, 9};
 static const char F_12[] = "edition.md.twig";
-static const tpl_loc L_169 = {F_12, 4, 3};
-static const tpl_loc L_170 = {F_12, 4, 6};
-static const tpl_loc L_171 = {F_12, 4, 11};
-static const tpl_loc L_172 = {F_12, 4, 17};
-static const tpl_loc L_173 = {F_12, 4, 26};
-static const tpl_loc L_174 = {F_12, 4, 34};
-static const tpl_loc L_175 = {F_12, 5, 1};
-static const tpl_loc L_176 = {F_12, 5, 16};
-static const tpl_loc L_177 = {F_12, 8, 4};
-static const tpl_loc L_178 = {F_12, 8, 12};
-static const tpl_loc L_179 = {F_12, 8, 22};
-static const tpl_loc L_180 = {F_12, 8, 38};
-static const tpl_loc L_181 = {F_12, 8, 55};
-static const tpl_loc L_182 = {F_12, 8, 100};
-static const tpl_loc L_183 = {F_12, 8, 104};
-static const tpl_loc L_184 = {F_12, 8, 95};
-static const tpl_loc L_185 = {F_12, 10, 4};
-static const tpl_loc L_186 = {F_12, 10, 7};
-static const tpl_loc L_187 = {F_12, 10, 15};
+static const tpl_loc L_169 = {F_12, 4, 11};
+static const tpl_loc L_170 = {F_12, 5, 3};
+static const tpl_loc L_171 = {F_12, 5, 16};
+static const tpl_loc L_172 = {F_12, 5, 21};
+static const tpl_loc L_173 = {F_12, 5, 6};
+static const tpl_name N_md_text = {"md_text", 7u, 0x783073e2u};
+static const tpl_loc L_174 = {F_12, 5, 35};
+static const tpl_loc L_175 = {F_12, 5, 43};
+static const tpl_loc L_176 = {F_12, 6, 1};
+static const tpl_loc L_177 = {F_12, 6, 4};
+static const tpl_loc L_178 = {F_12, 9, 4};
+static const tpl_loc L_179 = {F_12, 9, 12};
+static const tpl_loc L_180 = {F_12, 9, 22};
+static const tpl_loc L_181 = {F_12, 9, 25};
+static const tpl_loc L_182 = {F_12, 9, 64};
+static const tpl_loc L_183 = {F_12, 9, 109};
+static const tpl_loc L_184 = {F_12, 9, 113};
+static const tpl_loc L_185 = {F_12, 9, 104};
+static const tpl_loc L_186 = {F_12, 11, 4};
+static const tpl_loc L_187 = {F_12, 11, 7};
+static const tpl_loc L_188 = {F_12, 11, 15};
 static const tpl_name N_isbn = {"isbn", 4u, 0xb87f64e1u};
-static const tpl_loc L_188 = {F_12, 11, 6};
-static const tpl_loc L_189 = {F_12, 11, 22};
-static const tpl_loc L_190 = {F_12, 14, 1};
-static const tpl_loc L_191 = {F_12, 14, 120};
-static const tpl_loc L_192 = {F_12, 14, 8};
+static const tpl_loc L_189 = {F_12, 12, 6};
+static const tpl_loc L_190 = {F_12, 12, 9};
+static const tpl_loc L_191 = {F_12, 15, 1};
+static const tpl_loc L_192 = {F_12, 15, 130};
+static const tpl_loc L_193 = {F_12, 15, 47};
+static const tpl_loc L_194 = {F_12, 15, 8};
 static const char F_13[] = "edition.twig";
-static const tpl_loc L_193 = {F_13, 1, 12};
+static const tpl_loc L_195 = {F_13, 1, 12};
 static const char F_14[] = "epilogue.twig";
-static const tpl_loc L_194 = {F_14, 1, 12};
+static const tpl_loc L_196 = {F_14, 1, 12};
 static const char F_15[] = "figure.twig";
-static const tpl_loc L_195 = {F_15, 4, 4};
-static const tpl_loc L_196 = {F_15, 4, 18};
-static const tpl_loc L_197 = {F_15, 4, 23};
+static const tpl_loc L_197 = {F_15, 4, 4};
+static const tpl_loc L_198 = {F_15, 4, 18};
+static const tpl_loc L_199 = {F_15, 4, 23};
 static const tpl_name N_caption = {"caption", 7u, 0xef131c65u};
-static const tpl_loc L_198 = {F_15, 4, 74};
+static const tpl_loc L_200 = {F_15, 4, 74};
 static const tpl_name N_repeats = {"repeats", 7u, 0xe90a041bu};
-static const tpl_loc L_199 = {F_15, 5, 23};
-static const tpl_loc L_200 = {F_15, 5, 26};
-static const tpl_loc L_201 = {F_15, 5, 31};
+static const tpl_loc L_201 = {F_15, 5, 23};
+static const tpl_loc L_202 = {F_15, 5, 26};
+static const tpl_loc L_203 = {F_15, 5, 31};
 static const tpl_name N_align = {"align", 5u, 0x602c63deu};
-static const tpl_loc L_202 = {F_15, 5, 55};
-static const tpl_loc L_203 = {F_15, 5, 63};
-static const tpl_loc L_204 = {F_15, 5, 75};
-static const tpl_loc L_205 = {F_15, 6, 1};
-static const tpl_loc L_206 = {F_15, 6, 9};
-static const tpl_loc L_207 = {F_15, 7, 4};
-static const tpl_loc L_208 = {F_15, 7, 12};
-static const tpl_loc L_209 = {F_15, 7, 26};
-static const tpl_loc L_210 = {F_15, 9, 5};
-static const tpl_loc L_211 = {F_15, 9, 41};
-static const tpl_loc L_212 = {F_15, 9, 67};
-static const tpl_loc L_213 = {F_15, 9, 75};
-static const tpl_loc L_214 = {F_15, 10, 5};
-static const tpl_loc L_215 = {F_15, 10, 8};
-static const tpl_loc L_216 = {F_15, 10, 43};
-static const tpl_loc L_217 = {F_15, 10, 51};
-static const tpl_loc L_218 = {F_15, 10, 78};
-static const tpl_loc L_219 = {F_15, 10, 86};
+static const tpl_loc L_204 = {F_15, 5, 55};
+static const tpl_loc L_205 = {F_15, 5, 63};
+static const tpl_loc L_206 = {F_15, 5, 75};
+static const tpl_loc L_207 = {F_15, 6, 1};
+static const tpl_loc L_208 = {F_15, 6, 9};
+static const tpl_loc L_209 = {F_15, 7, 4};
+static const tpl_loc L_210 = {F_15, 7, 12};
+static const tpl_loc L_211 = {F_15, 7, 26};
+static const tpl_loc L_212 = {F_15, 9, 5};
+static const tpl_loc L_213 = {F_15, 9, 41};
+static const tpl_loc L_214 = {F_15, 9, 67};
+static const tpl_loc L_215 = {F_15, 9, 75};
+static const tpl_loc L_216 = {F_15, 10, 5};
+static const tpl_loc L_217 = {F_15, 10, 8};
+static const tpl_loc L_218 = {F_15, 10, 43};
+static const tpl_loc L_219 = {F_15, 10, 51};
+static const tpl_loc L_220 = {F_15, 10, 78};
+static const tpl_loc L_221 = {F_15, 10, 86};
 static const char F_16[] = "foreword.twig";
-static const tpl_loc L_220 = {F_16, 1, 12};
+static const tpl_loc L_222 = {F_16, 1, 12};
 static const char F_17[] = "glossary.twig";
-static const tpl_loc L_221 = {F_17, 1, 12};
+static const tpl_loc L_223 = {F_17, 1, 12};
 static const char F_18[] = "introduction.twig";
-static const tpl_loc L_222 = {F_18, 1, 12};
+static const tpl_loc L_224 = {F_18, 1, 12};
 static const char F_19[] = "item.twig";
-static const tpl_loc L_223 = {F_19, 7, 4};
-static const tpl_loc L_224 = {F_19, 7, 7};
-static const tpl_loc L_225 = {F_19, 8, 9};
-static const tpl_loc L_226 = {F_19, 8, 12};
-static const tpl_loc L_227 = {F_19, 8, 17};
-static const tpl_loc L_228 = {F_19, 8, 29};
-static const tpl_loc L_229 = {F_19, 8, 37};
-static const tpl_loc L_230 = {F_19, 8, 65};
-static const tpl_loc L_231 = {F_19, 8, 91};
-static const tpl_loc L_232 = {F_19, 8, 99};
-static const tpl_loc L_233 = {F_19, 8, 130};
-static const tpl_loc L_234 = {F_19, 8, 138};
-static const tpl_loc L_235 = {F_19, 12, 1};
-static const tpl_loc L_236 = {F_19, 12, 4};
-static const tpl_loc L_237 = {F_19, 12, 9};
-static const tpl_loc L_238 = {F_19, 4, 4};
-static const tpl_loc L_239 = {F_19, 4, 22};
-static const tpl_loc L_240 = {F_19, 4, 27};
-static const tpl_loc L_241 = {F_19, 4, 41};
-static const tpl_loc L_242 = {F_19, 5, 22};
-static const tpl_loc L_243 = {F_19, 5, 25};
-static const tpl_loc L_244 = {F_19, 5, 30};
-static const tpl_loc L_245 = {F_19, 5, 37};
-static const tpl_loc L_246 = {F_19, 5, 45};
-static const tpl_loc L_247 = {F_19, 5, 53};
-static const tpl_loc L_248 = {F_19, 5, 60};
-static const tpl_loc L_249 = {F_19, 5, 79};
-static const tpl_loc L_250 = {F_19, 5, 87};
-static const tpl_loc L_251 = {F_19, 6, 10};
+static const tpl_loc L_225 = {F_19, 7, 4};
+static const tpl_loc L_226 = {F_19, 7, 7};
+static const tpl_loc L_227 = {F_19, 8, 9};
+static const tpl_loc L_228 = {F_19, 8, 12};
+static const tpl_loc L_229 = {F_19, 8, 17};
+static const tpl_loc L_230 = {F_19, 8, 29};
+static const tpl_loc L_231 = {F_19, 8, 37};
+static const tpl_loc L_232 = {F_19, 8, 65};
+static const tpl_loc L_233 = {F_19, 8, 91};
+static const tpl_loc L_234 = {F_19, 8, 99};
+static const tpl_loc L_235 = {F_19, 8, 130};
+static const tpl_loc L_236 = {F_19, 8, 138};
+static const tpl_loc L_237 = {F_19, 12, 1};
+static const tpl_loc L_238 = {F_19, 12, 4};
+static const tpl_loc L_239 = {F_19, 12, 9};
+static const tpl_loc L_240 = {F_19, 4, 4};
+static const tpl_loc L_241 = {F_19, 4, 22};
+static const tpl_loc L_242 = {F_19, 4, 27};
+static const tpl_loc L_243 = {F_19, 4, 41};
+static const tpl_loc L_244 = {F_19, 5, 22};
+static const tpl_loc L_245 = {F_19, 5, 25};
+static const tpl_loc L_246 = {F_19, 5, 30};
+static const tpl_loc L_247 = {F_19, 5, 37};
+static const tpl_loc L_248 = {F_19, 5, 45};
+static const tpl_loc L_249 = {F_19, 5, 53};
+static const tpl_loc L_250 = {F_19, 5, 60};
+static const tpl_loc L_251 = {F_19, 5, 79};
+static const tpl_loc L_252 = {F_19, 5, 87};
+static const tpl_loc L_253 = {F_19, 6, 10};
 static const tpl_name N_heading = {"heading", 7u, 0x9f481715u};
-static const tpl_loc L_252 = {F_19, 11, 10};
+static const tpl_loc L_254 = {F_19, 11, 10};
 static const char F_20[] = "license.md.twig";
-static const tpl_loc L_253 = {F_20, 2, 4};
-static const tpl_loc L_254 = {F_20, 2, 44};
-static const tpl_loc L_255 = {F_20, 2, 57};
-static const tpl_loc L_256 = {F_20, 2, 60};
-static const tpl_loc L_257 = {F_20, 2, 65};
-static const tpl_loc L_258 = {F_20, 2, 72};
-static const tpl_loc L_259 = {F_20, 4, 1};
-static const tpl_loc L_260 = {F_20, 4, 4};
-static const tpl_loc L_261 = {F_20, 4, 8};
+static const tpl_loc L_255 = {F_20, 2, 11};
+static const tpl_loc L_256 = {F_20, 3, 4};
+static const tpl_loc L_257 = {F_20, 3, 44};
+static const tpl_loc L_258 = {F_20, 3, 57};
+static const tpl_loc L_259 = {F_20, 3, 70};
+static const tpl_loc L_260 = {F_20, 3, 75};
+static const tpl_loc L_261 = {F_20, 3, 60};
+static const tpl_loc L_262 = {F_20, 5, 1};
+static const tpl_loc L_263 = {F_20, 5, 4};
+static const tpl_loc L_264 = {F_20, 5, 8};
 static const char F_21[] = "license.twig";
-static const tpl_loc L_262 = {F_21, 1, 12};
+static const tpl_loc L_265 = {F_21, 1, 12};
 static const char F_22[] = "lof.twig";
-static const tpl_loc L_263 = {F_22, 3, 9};
-static const tpl_loc L_264 = {F_22, 3, 12};
-static const tpl_loc L_265 = {F_22, 3, 17};
-static const tpl_loc L_266 = {F_22, 3, 26};
-static const tpl_loc L_267 = {F_22, 3, 34};
-static const tpl_loc L_268 = {F_22, 4, 12};
-static const tpl_loc L_269 = {F_22, 4, 52};
-static const tpl_loc L_270 = {F_22, 4, 56};
+static const tpl_loc L_266 = {F_22, 3, 9};
+static const tpl_loc L_267 = {F_22, 3, 12};
+static const tpl_loc L_268 = {F_22, 3, 17};
+static const tpl_loc L_269 = {F_22, 3, 26};
+static const tpl_loc L_270 = {F_22, 3, 34};
+static const tpl_loc L_271 = {F_22, 4, 12};
+static const tpl_loc L_272 = {F_22, 4, 52};
+static const tpl_loc L_273 = {F_22, 4, 56};
 static const char F_23[] = "lot.twig";
-static const tpl_loc L_271 = {F_23, 3, 9};
-static const tpl_loc L_272 = {F_23, 3, 12};
-static const tpl_loc L_273 = {F_23, 3, 17};
-static const tpl_loc L_274 = {F_23, 3, 26};
-static const tpl_loc L_275 = {F_23, 3, 34};
-static const tpl_loc L_276 = {F_23, 4, 12};
-static const tpl_loc L_277 = {F_23, 4, 52};
-static const tpl_loc L_278 = {F_23, 4, 56};
+static const tpl_loc L_274 = {F_23, 3, 9};
+static const tpl_loc L_275 = {F_23, 3, 12};
+static const tpl_loc L_276 = {F_23, 3, 17};
+static const tpl_loc L_277 = {F_23, 3, 26};
+static const tpl_loc L_278 = {F_23, 3, 34};
+static const tpl_loc L_279 = {F_23, 4, 12};
+static const tpl_loc L_280 = {F_23, 4, 52};
+static const tpl_loc L_281 = {F_23, 4, 56};
 static const char F_24[] = "part.twig";
-static const tpl_loc L_279 = {F_24, 3, 4};
-static const tpl_loc L_280 = {F_24, 3, 22};
-static const tpl_loc L_281 = {F_24, 3, 27};
-static const tpl_loc L_282 = {F_24, 3, 41};
-static const tpl_loc L_283 = {F_24, 4, 30};
-static const tpl_loc L_284 = {F_24, 4, 37};
-static const tpl_loc L_285 = {F_24, 4, 56};
-static const tpl_loc L_286 = {F_24, 4, 59};
-static const tpl_loc L_287 = {F_24, 4, 64};
-static const tpl_loc L_288 = {F_24, 5, 4};
-static const tpl_loc L_289 = {F_24, 6, 9};
-static const tpl_loc L_290 = {F_24, 6, 12};
-static const tpl_loc L_291 = {F_24, 6, 17};
-static const tpl_loc L_292 = {F_24, 6, 29};
-static const tpl_loc L_293 = {F_24, 6, 37};
-static const tpl_loc L_294 = {F_24, 6, 65};
-static const tpl_loc L_295 = {F_24, 6, 91};
-static const tpl_loc L_296 = {F_24, 6, 99};
-static const tpl_loc L_297 = {F_24, 6, 130};
-static const tpl_loc L_298 = {F_24, 6, 138};
-static const tpl_loc L_299 = {F_24, 8, 1};
-static const tpl_loc L_300 = {F_24, 8, 4};
-static const tpl_loc L_301 = {F_24, 8, 9};
+static const tpl_loc L_282 = {F_24, 3, 4};
+static const tpl_loc L_283 = {F_24, 3, 22};
+static const tpl_loc L_284 = {F_24, 3, 27};
+static const tpl_loc L_285 = {F_24, 3, 41};
+static const tpl_loc L_286 = {F_24, 4, 30};
+static const tpl_loc L_287 = {F_24, 4, 37};
+static const tpl_loc L_288 = {F_24, 4, 56};
+static const tpl_loc L_289 = {F_24, 4, 59};
+static const tpl_loc L_290 = {F_24, 4, 64};
+static const tpl_loc L_291 = {F_24, 5, 4};
+static const tpl_loc L_292 = {F_24, 6, 9};
+static const tpl_loc L_293 = {F_24, 6, 12};
+static const tpl_loc L_294 = {F_24, 6, 17};
+static const tpl_loc L_295 = {F_24, 6, 29};
+static const tpl_loc L_296 = {F_24, 6, 37};
+static const tpl_loc L_297 = {F_24, 6, 65};
+static const tpl_loc L_298 = {F_24, 6, 91};
+static const tpl_loc L_299 = {F_24, 6, 99};
+static const tpl_loc L_300 = {F_24, 6, 130};
+static const tpl_loc L_301 = {F_24, 6, 138};
+static const tpl_loc L_302 = {F_24, 8, 1};
+static const tpl_loc L_303 = {F_24, 8, 4};
+static const tpl_loc L_304 = {F_24, 8, 9};
 static const char F_25[] = "partials/cover.twig";
-static const tpl_loc L_302 = {F_25, 3, 31};
-static const tpl_loc L_303 = {F_25, 3, 60};
-static const tpl_loc L_304 = {F_25, 3, 63};
-static const tpl_loc L_305 = {F_25, 3, 68};
-static const tpl_loc L_306 = {F_25, 4, 24};
-static const tpl_loc L_307 = {F_25, 4, 27};
-static const tpl_loc L_308 = {F_25, 4, 32};
-static const tpl_loc L_309 = {F_25, 4, 38};
-static const tpl_loc L_310 = {F_25, 5, 4};
-static const tpl_loc L_311 = {F_25, 6, 26};
-static const tpl_loc L_312 = {F_25, 6, 34};
+static const tpl_loc L_305 = {F_25, 3, 31};
+static const tpl_loc L_306 = {F_25, 3, 60};
+static const tpl_loc L_307 = {F_25, 3, 63};
+static const tpl_loc L_308 = {F_25, 3, 68};
+static const tpl_loc L_309 = {F_25, 4, 24};
+static const tpl_loc L_310 = {F_25, 4, 27};
+static const tpl_loc L_311 = {F_25, 4, 32};
+static const tpl_loc L_312 = {F_25, 4, 38};
+static const tpl_loc L_313 = {F_25, 5, 4};
+static const tpl_loc L_314 = {F_25, 6, 26};
+static const tpl_loc L_315 = {F_25, 6, 34};
 static const tpl_name N_subtitle = {"subtitle", 8u, 0x115bfcb9u};
-static const tpl_loc L_313 = {F_25, 6, 43};
-static const tpl_loc L_314 = {F_25, 8, 4};
-static const tpl_loc L_315 = {F_25, 8, 12};
-static const tpl_loc L_316 = {F_25, 9, 24};
-static const tpl_loc L_317 = {F_25, 9, 39};
-static const tpl_loc L_318 = {F_25, 11, 4};
-static const tpl_loc L_319 = {F_25, 11, 12};
-static const tpl_loc L_320 = {F_25, 12, 25};
-static const tpl_loc L_321 = {F_25, 12, 41};
+static const tpl_loc L_316 = {F_25, 6, 43};
+static const tpl_loc L_317 = {F_25, 8, 4};
+static const tpl_loc L_318 = {F_25, 8, 12};
+static const tpl_loc L_319 = {F_25, 9, 24};
+static const tpl_loc L_320 = {F_25, 9, 39};
+static const tpl_loc L_321 = {F_25, 11, 4};
+static const tpl_loc L_322 = {F_25, 11, 12};
+static const tpl_loc L_323 = {F_25, 12, 25};
+static const tpl_loc L_324 = {F_25, 12, 41};
 static const char F_26[] = "partials/float-list.twig";
-static const tpl_loc L_322 = {F_26, 4, 4};
+static const tpl_loc L_325 = {F_26, 4, 4};
 static const tpl_name N_lists = {"lists", 5u, 0x61ad04f6u};
 static const tpl_name N_all = {"all", 3u, 0x13254bc4u};
 static const tpl_name N_one = {"one", 3u, 0xba2719efu};
-static const tpl_loc L_323 = {F_26, 4, 61};
-static const tpl_loc L_324 = {F_26, 4, 36};
+static const tpl_loc L_326 = {F_26, 4, 61};
+static const tpl_loc L_327 = {F_26, 4, 36};
 static const tpl_name N_entries = {"entries", 7u, 0x6f5882f3u};
-static const tpl_loc L_325 = {F_26, 5, 4};
-static const tpl_loc L_326 = {F_26, 5, 7};
-static const tpl_loc L_327 = {F_26, 5, 22};
-static const tpl_loc L_328 = {F_26, 7, 4};
+static const tpl_loc L_328 = {F_26, 5, 4};
+static const tpl_loc L_329 = {F_26, 5, 7};
+static const tpl_loc L_330 = {F_26, 5, 22};
+static const tpl_loc L_331 = {F_26, 7, 4};
 static const tpl_name N_entry = {"entry", 5u, 0xcac3d793u};
-static const tpl_loc L_329 = {F_26, 8, 4};
-static const tpl_loc L_330 = {F_26, 8, 16};
-static const tpl_loc L_331 = {F_26, 8, 22};
+static const tpl_loc L_332 = {F_26, 8, 4};
+static const tpl_loc L_333 = {F_26, 8, 16};
+static const tpl_loc L_334 = {F_26, 8, 22};
 static const tpl_name N_float = {"float", 5u, 0xa6c45d85u};
-static const tpl_loc L_332 = {F_26, 9, 14};
-static const tpl_loc L_333 = {F_26, 9, 17};
+static const tpl_loc L_335 = {F_26, 9, 14};
+static const tpl_loc L_336 = {F_26, 9, 17};
 static const tpl_name N_root = {"root", 4u, 0x20fd0e45u};
-static const tpl_loc L_334 = {F_26, 9, 24};
-static const tpl_loc L_335 = {F_26, 9, 27};
-static const tpl_loc L_336 = {F_26, 9, 33};
+static const tpl_loc L_337 = {F_26, 9, 24};
+static const tpl_loc L_338 = {F_26, 9, 27};
+static const tpl_loc L_339 = {F_26, 9, 33};
 static const tpl_name N_url = {"url", 3u, 0x328f4c1eu};
-static const tpl_loc L_337 = {F_26, 9, 61};
-static const tpl_loc L_338 = {F_26, 9, 70};
-static const tpl_loc L_339 = {F_26, 9, 79};
-static const tpl_loc L_340 = {F_26, 9, 92};
+static const tpl_loc L_340 = {F_26, 9, 61};
+static const tpl_loc L_341 = {F_26, 9, 70};
+static const tpl_loc L_342 = {F_26, 9, 79};
+static const tpl_loc L_343 = {F_26, 9, 92};
 static const tpl_name N_kind = {"kind", 4u, 0xd913e243u};
-static const tpl_loc L_341 = {F_26, 9, 121};
-static const tpl_loc L_342 = {F_26, 9, 127};
-static const tpl_loc L_343 = {F_26, 9, 135};
-static const tpl_loc L_344 = {F_26, 9, 83};
-static const tpl_loc L_345 = {F_26, 9, 156};
-static const tpl_loc L_346 = {F_26, 9, 165};
-static const tpl_loc L_347 = {F_26, 9, 176};
+static const tpl_loc L_344 = {F_26, 9, 121};
+static const tpl_loc L_345 = {F_26, 9, 127};
+static const tpl_loc L_346 = {F_26, 9, 135};
+static const tpl_loc L_347 = {F_26, 9, 83};
+static const tpl_loc L_348 = {F_26, 9, 156};
+static const tpl_loc L_349 = {F_26, 9, 165};
+static const tpl_loc L_350 = {F_26, 9, 176};
 static const char F_27[] = "partials/head.twig";
-static const tpl_loc L_348 = {F_27, 4, 8};
-static const tpl_loc L_349 = {F_27, 4, 11};
+static const tpl_loc L_351 = {F_27, 4, 8};
+static const tpl_loc L_352 = {F_27, 4, 11};
 static const tpl_name N_page_title = {"page_title", 10u, 0xa9497b4bu};
-static const tpl_loc L_350 = {F_27, 5, 4};
-static const tpl_loc L_351 = {F_27, 5, 7};
-static const tpl_loc L_352 = {F_27, 5, 12};
-static const tpl_loc L_353 = {F_27, 6, 30};
-static const tpl_loc L_354 = {F_27, 6, 45};
-static const tpl_loc L_355 = {F_27, 8, 4};
-static const tpl_loc L_356 = {F_27, 8, 44};
+static const tpl_loc L_353 = {F_27, 5, 4};
+static const tpl_loc L_354 = {F_27, 5, 7};
+static const tpl_loc L_355 = {F_27, 5, 12};
+static const tpl_loc L_356 = {F_27, 6, 30};
+static const tpl_loc L_357 = {F_27, 6, 45};
+static const tpl_loc L_358 = {F_27, 8, 4};
+static const tpl_loc L_359 = {F_27, 8, 44};
 static const tpl_name N_description = {"description", 11u, 0x346f3b69u};
-static const tpl_loc L_357 = {F_27, 9, 35};
-static const tpl_loc L_358 = {F_27, 9, 43};
-static const tpl_loc L_359 = {F_27, 9, 55};
-static const tpl_loc L_360 = {F_27, 11, 33};
-static const tpl_loc L_361 = {F_27, 11, 74};
-static const tpl_loc L_362 = {F_27, 11, 79};
-static const tpl_loc L_363 = {F_27, 11, 113};
-static const tpl_loc L_364 = {F_27, 11, 117};
-static const tpl_loc L_365 = {F_27, 11, 131};
-static const tpl_loc L_366 = {F_27, 13, 4};
-static const tpl_loc L_367 = {F_27, 13, 7};
-static const tpl_loc L_368 = {F_27, 13, 15};
+static const tpl_loc L_360 = {F_27, 9, 35};
+static const tpl_loc L_361 = {F_27, 9, 43};
+static const tpl_loc L_362 = {F_27, 9, 55};
+static const tpl_loc L_363 = {F_27, 11, 33};
+static const tpl_loc L_364 = {F_27, 11, 74};
+static const tpl_loc L_365 = {F_27, 11, 79};
+static const tpl_loc L_366 = {F_27, 11, 113};
+static const tpl_loc L_367 = {F_27, 11, 117};
+static const tpl_loc L_368 = {F_27, 11, 131};
+static const tpl_loc L_369 = {F_27, 13, 4};
+static const tpl_loc L_370 = {F_27, 13, 7};
+static const tpl_loc L_371 = {F_27, 13, 15};
 static const tpl_name N_include_styles = {"include_styles", 14u, 0x9f894a8au};
-static const tpl_loc L_369 = {F_27, 14, 30};
-static const tpl_loc L_370 = {F_27, 14, 33};
-static const tpl_loc L_371 = {F_27, 16, 4};
-static const tpl_loc L_372 = {F_27, 16, 7};
+static const tpl_loc L_372 = {F_27, 14, 30};
+static const tpl_loc L_373 = {F_27, 14, 33};
+static const tpl_loc L_374 = {F_27, 16, 4};
+static const tpl_loc L_375 = {F_27, 16, 7};
 static const tpl_name N_has_custom_css = {"has_custom_css", 14u, 0x6a342d67u};
-static const tpl_loc L_373 = {F_27, 17, 30};
-static const tpl_loc L_374 = {F_27, 17, 33};
+static const tpl_loc L_376 = {F_27, 17, 30};
+static const tpl_loc L_377 = {F_27, 17, 33};
 static const char F_28[] = "partials/macros.twig";
-static const tpl_loc L_375 = {F_28, 6, 4};
-static const tpl_loc L_376 = {F_28, 6, 7};
-static const tpl_loc L_377 = {F_28, 6, 13};
-static const tpl_loc L_378 = {F_28, 6, 41};
-static const tpl_loc L_379 = {F_28, 6, 68};
-static const tpl_loc L_380 = {F_28, 6, 77};
-static const tpl_loc L_381 = {F_28, 6, 108};
-static const tpl_loc L_382 = {F_28, 6, 117};
-static const tpl_loc L_383 = {F_28, 13, 4};
-static const tpl_loc L_384 = {F_28, 14, 4};
-static const tpl_loc L_385 = {F_28, 14, 16};
-static const tpl_loc L_386 = {F_28, 14, 46};
-static const tpl_loc L_387 = {F_28, 14, 64};
-static const tpl_loc L_388 = {F_28, 14, 74};
-static const tpl_loc L_389 = {F_28, 15, 1};
-static const tpl_loc L_390 = {F_28, 15, 57};
-static const tpl_loc L_391 = {F_28, 15, 5};
+static const tpl_loc L_378 = {F_28, 6, 4};
+static const tpl_loc L_379 = {F_28, 6, 7};
+static const tpl_loc L_380 = {F_28, 6, 13};
+static const tpl_loc L_381 = {F_28, 6, 41};
+static const tpl_loc L_382 = {F_28, 6, 68};
+static const tpl_loc L_383 = {F_28, 6, 77};
+static const tpl_loc L_384 = {F_28, 6, 108};
+static const tpl_loc L_385 = {F_28, 6, 117};
+static const tpl_loc L_386 = {F_28, 13, 4};
+static const tpl_loc L_387 = {F_28, 14, 4};
+static const tpl_loc L_388 = {F_28, 14, 16};
+static const tpl_loc L_389 = {F_28, 14, 46};
+static const tpl_loc L_390 = {F_28, 14, 64};
+static const tpl_loc L_391 = {F_28, 14, 74};
+static const tpl_loc L_392 = {F_28, 15, 1};
+static const tpl_loc L_393 = {F_28, 15, 57};
+static const tpl_loc L_394 = {F_28, 15, 5};
 static const tpl_name N_label_title = {"label_title", 11u, 0x5a54e4b0u};
-static const tpl_loc L_392 = {F_28, 21, 1};
-static const tpl_loc L_393 = {F_28, 21, 28};
-static const tpl_loc L_394 = {F_28, 21, 34};
-static const tpl_loc L_395 = {F_28, 21, 49};
-static const tpl_loc L_396 = {F_28, 21, 4};
+static const tpl_loc L_395 = {F_28, 21, 1};
+static const tpl_loc L_396 = {F_28, 21, 28};
+static const tpl_loc L_397 = {F_28, 21, 34};
+static const tpl_loc L_398 = {F_28, 21, 49};
+static const tpl_loc L_399 = {F_28, 21, 4};
 static const tpl_name N_link_text = {"link_text", 9u, 0x4ace37a9u};
-static const tpl_loc L_397 = {F_28, 21, 57};
-static const tpl_loc L_398 = {F_28, 21, 67};
+static const tpl_loc L_400 = {F_28, 21, 57};
+static const tpl_loc L_401 = {F_28, 21, 67};
 static const tpl_name N_current = {"current", 7u, 0xd965bbdau};
-static const tpl_loc L_399 = {F_28, 29, 4};
-static const tpl_loc L_400 = {F_28, 29, 7};
-static const tpl_loc L_401 = {F_28, 29, 22};
-static const tpl_loc L_402 = {F_28, 30, 4};
+static const tpl_loc L_402 = {F_28, 29, 4};
+static const tpl_loc L_403 = {F_28, 29, 7};
+static const tpl_loc L_404 = {F_28, 29, 22};
+static const tpl_loc L_405 = {F_28, 30, 4};
 static const tpl_name N_open = {"open", 4u, 0xd35ec4c9u};
-static const tpl_loc L_403 = {F_28, 32, 4};
-static const tpl_loc L_404 = {F_28, 32, 17};
-static const tpl_loc L_405 = {F_28, 33, 4};
-static const tpl_loc L_406 = {F_28, 33, 7};
-static const tpl_loc L_407 = {F_28, 33, 19};
-static const tpl_loc L_408 = {F_28, 34, 4};
-static const tpl_loc L_409 = {F_28, 34, 7};
-static const tpl_loc L_410 = {F_28, 34, 13};
+static const tpl_loc L_406 = {F_28, 32, 4};
+static const tpl_loc L_407 = {F_28, 32, 17};
+static const tpl_loc L_408 = {F_28, 33, 4};
+static const tpl_loc L_409 = {F_28, 33, 7};
+static const tpl_loc L_410 = {F_28, 33, 19};
+static const tpl_loc L_411 = {F_28, 34, 4};
+static const tpl_loc L_412 = {F_28, 34, 7};
+static const tpl_loc L_413 = {F_28, 34, 13};
 static const tpl_name N_level = {"level", 5u, 0x9b99e7ddu};
-static const tpl_loc L_411 = {F_28, 34, 26};
-static const tpl_loc L_412 = {F_28, 37, 4};
-static const tpl_loc L_413 = {F_28, 37, 40};
-static const tpl_loc L_414 = {F_28, 37, 46};
-static const tpl_loc L_415 = {F_28, 37, 23};
-static const tpl_loc L_416 = {F_28, 37, 53};
+static const tpl_loc L_414 = {F_28, 34, 26};
+static const tpl_loc L_415 = {F_28, 37, 4};
+static const tpl_loc L_416 = {F_28, 37, 40};
+static const tpl_loc L_417 = {F_28, 37, 46};
+static const tpl_loc L_418 = {F_28, 37, 23};
+static const tpl_loc L_419 = {F_28, 37, 53};
 static const tpl_name N_closing = {"closing", 7u, 0x35930244u};
-static const tpl_loc L_417 = {F_28, 39, 4};
-static const tpl_loc L_418 = {F_28, 39, 7};
-static const tpl_loc L_419 = {F_28, 39, 24};
-static const tpl_loc L_420 = {F_28, 39, 34};
+static const tpl_loc L_420 = {F_28, 39, 4};
+static const tpl_loc L_421 = {F_28, 39, 7};
+static const tpl_loc L_422 = {F_28, 39, 24};
+static const tpl_loc L_423 = {F_28, 39, 34};
 static const tpl_name N_i = {"i", 1u, 0xec0c35c4u};
-static const tpl_loc L_421 = {F_28, 41, 4};
-static const tpl_loc L_422 = {F_28, 41, 15};
-static const tpl_loc L_423 = {F_28, 41, 34};
-static const tpl_loc L_424 = {F_28, 41, 41};
-static const tpl_loc L_425 = {F_28, 41, 20};
-static const tpl_loc L_426 = {F_28, 44, 4};
-static const tpl_loc L_427 = {F_28, 44, 15};
-static const tpl_loc L_428 = {F_28, 44, 27};
-static const tpl_loc L_429 = {F_28, 44, 33};
-static const tpl_loc L_430 = {F_28, 44, 20};
-static const tpl_loc L_431 = {F_28, 45, 4};
-static const tpl_loc L_432 = {F_28, 45, 34};
-static const tpl_loc L_433 = {F_28, 45, 40};
-static const tpl_loc L_434 = {F_28, 46, 15};
-static const tpl_loc L_435 = {F_28, 46, 50};
-static const tpl_loc L_436 = {F_28, 46, 53};
-static const tpl_loc L_437 = {F_28, 46, 59};
-static const tpl_loc L_438 = {F_28, 46, 66};
-static const tpl_loc L_439 = {F_28, 46, 74};
-static const tpl_loc L_440 = {F_28, 46, 96};
-static const tpl_loc L_441 = {F_28, 46, 99};
-static const tpl_loc L_442 = {F_28, 46, 105};
-static const tpl_loc L_443 = {F_28, 46, 124};
-static const tpl_loc L_444 = {F_28, 46, 127};
-static const tpl_loc L_445 = {F_28, 46, 134};
-static const tpl_loc L_446 = {F_28, 46, 137};
-static const tpl_loc L_447 = {F_28, 46, 147};
-static const tpl_loc L_448 = {F_28, 46, 150};
-static const tpl_loc L_449 = {F_28, 46, 211};
-static const tpl_loc L_450 = {F_28, 46, 214};
-static const tpl_loc L_451 = {F_28, 49, 4};
-static const tpl_loc L_452 = {F_28, 49, 7};
-static const tpl_loc L_453 = {F_28, 49, 12};
-static const tpl_loc L_454 = {F_28, 49, 28};
-static const tpl_loc L_455 = {F_28, 49, 46};
-static const tpl_loc L_456 = {F_28, 49, 38};
+static const tpl_loc L_424 = {F_28, 41, 4};
+static const tpl_loc L_425 = {F_28, 41, 15};
+static const tpl_loc L_426 = {F_28, 41, 34};
+static const tpl_loc L_427 = {F_28, 41, 41};
+static const tpl_loc L_428 = {F_28, 41, 20};
+static const tpl_loc L_429 = {F_28, 44, 4};
+static const tpl_loc L_430 = {F_28, 44, 15};
+static const tpl_loc L_431 = {F_28, 44, 27};
+static const tpl_loc L_432 = {F_28, 44, 33};
+static const tpl_loc L_433 = {F_28, 44, 20};
+static const tpl_loc L_434 = {F_28, 45, 4};
+static const tpl_loc L_435 = {F_28, 45, 34};
+static const tpl_loc L_436 = {F_28, 45, 40};
+static const tpl_loc L_437 = {F_28, 46, 15};
+static const tpl_loc L_438 = {F_28, 46, 50};
+static const tpl_loc L_439 = {F_28, 46, 53};
+static const tpl_loc L_440 = {F_28, 46, 59};
+static const tpl_loc L_441 = {F_28, 46, 66};
+static const tpl_loc L_442 = {F_28, 46, 74};
+static const tpl_loc L_443 = {F_28, 46, 96};
+static const tpl_loc L_444 = {F_28, 46, 99};
+static const tpl_loc L_445 = {F_28, 46, 105};
+static const tpl_loc L_446 = {F_28, 46, 124};
+static const tpl_loc L_447 = {F_28, 46, 127};
+static const tpl_loc L_448 = {F_28, 46, 134};
+static const tpl_loc L_449 = {F_28, 46, 137};
+static const tpl_loc L_450 = {F_28, 46, 147};
+static const tpl_loc L_451 = {F_28, 46, 150};
+static const tpl_loc L_452 = {F_28, 46, 211};
+static const tpl_loc L_453 = {F_28, 46, 214};
+static const tpl_loc L_454 = {F_28, 49, 4};
+static const tpl_loc L_455 = {F_28, 49, 7};
+static const tpl_loc L_456 = {F_28, 49, 12};
+static const tpl_loc L_457 = {F_28, 49, 28};
+static const tpl_loc L_458 = {F_28, 49, 46};
+static const tpl_loc L_459 = {F_28, 49, 38};
 static const tpl_name N_id = {"id", 2u, 0x37386ae0u};
 static const tpl_name N_class = {"class", 5u, 0xab3e0bffu};
-static const tpl_loc L_457 = {F_28, 57, 4};
-static const tpl_loc L_458 = {F_28, 57, 7};
-static const tpl_loc L_459 = {F_28, 57, 22};
-static const tpl_loc L_460 = {F_28, 58, 13};
-static const tpl_loc L_461 = {F_28, 58, 58};
-static const tpl_loc L_462 = {F_28, 58, 61};
-static const tpl_loc L_463 = {F_28, 59, 27};
-static const tpl_loc L_464 = {F_28, 59, 37};
-static const tpl_loc L_465 = {F_28, 59, 40};
-static const tpl_loc L_466 = {F_28, 60, 1};
-static const tpl_loc L_467 = {F_28, 60, 28};
-static const tpl_loc L_468 = {F_28, 60, 34};
-static const tpl_loc L_469 = {F_28, 60, 4};
+static const tpl_loc L_460 = {F_28, 57, 4};
+static const tpl_loc L_461 = {F_28, 57, 7};
+static const tpl_loc L_462 = {F_28, 57, 22};
+static const tpl_loc L_463 = {F_28, 58, 13};
+static const tpl_loc L_464 = {F_28, 58, 58};
+static const tpl_loc L_465 = {F_28, 58, 61};
+static const tpl_loc L_466 = {F_28, 59, 27};
+static const tpl_loc L_467 = {F_28, 59, 37};
+static const tpl_loc L_468 = {F_28, 59, 40};
+static const tpl_loc L_469 = {F_28, 60, 1};
+static const tpl_loc L_470 = {F_28, 60, 28};
+static const tpl_loc L_471 = {F_28, 60, 34};
+static const tpl_loc L_472 = {F_28, 60, 4};
 static const tpl_name N_toc_list = {"toc_list", 8u, 0x4d6ceb3au};
+static const tpl_name N_s = {"s", 1u, 0xf60c4582u};
+static const tpl_loc L_473 = {F_28, 71, 1};
+static const tpl_loc L_474 = {F_28, 71, 4};
+static const tpl_loc L_475 = {F_28, 71, 6};
 static const char F_29[] = "preface.twig";
-static const tpl_loc L_470 = {F_29, 1, 12};
+static const tpl_loc L_476 = {F_29, 1, 12};
 static const char F_30[] = "prologue.twig";
-static const tpl_loc L_471 = {F_30, 1, 12};
+static const tpl_loc L_477 = {F_30, 1, 12};
 static const char F_31[] = "style.css.twig";
-static const tpl_loc L_472 = {F_31, 6, 33};
-static const tpl_loc L_473 = {F_31, 7, 28};
-static const tpl_loc L_474 = {F_31, 8, 34};
-static const tpl_loc L_475 = {F_31, 9, 31};
-static const tpl_loc L_476 = {F_31, 10, 28};
-static const tpl_loc L_477 = {F_31, 11, 31};
-static const tpl_loc L_478 = {F_31, 12, 30};
-static const tpl_loc L_479 = {F_31, 13, 29};
-static const tpl_loc L_480 = {F_31, 14, 30};
-static const tpl_loc L_481 = {F_31, 15, 34};
-static const tpl_loc L_482 = {F_31, 16, 22};
-static const tpl_loc L_483 = {F_31, 16, 25};
-static const tpl_loc L_484 = {F_31, 16, 33};
+static const tpl_loc L_478 = {F_31, 6, 33};
+static const tpl_loc L_479 = {F_31, 7, 28};
+static const tpl_loc L_480 = {F_31, 8, 34};
+static const tpl_loc L_481 = {F_31, 9, 31};
+static const tpl_loc L_482 = {F_31, 10, 28};
+static const tpl_loc L_483 = {F_31, 11, 31};
+static const tpl_loc L_484 = {F_31, 12, 30};
+static const tpl_loc L_485 = {F_31, 13, 29};
+static const tpl_loc L_486 = {F_31, 14, 30};
+static const tpl_loc L_487 = {F_31, 15, 34};
+static const tpl_loc L_488 = {F_31, 16, 22};
+static const tpl_loc L_489 = {F_31, 16, 25};
+static const tpl_loc L_490 = {F_31, 16, 33};
 static const tpl_name N_format = {"format", 6u, 0xb99d8552u};
-static const tpl_loc L_485 = {F_31, 16, 100};
-static const tpl_loc L_486 = {F_31, 17, 29};
-static const tpl_loc L_487 = {F_31, 6, 10};
+static const tpl_loc L_491 = {F_31, 16, 100};
+static const tpl_loc L_492 = {F_31, 17, 29};
+static const tpl_loc L_493 = {F_31, 6, 10};
 static const tpl_name N_variables = {"variables", 9u, 0x29ab62c2u};
-static const tpl_loc L_488 = {F_31, 7, 10};
+static const tpl_loc L_494 = {F_31, 7, 10};
 static const tpl_name N_base = {"base", 4u, 0x3ddc94d8u};
-static const tpl_loc L_489 = {F_31, 8, 10};
+static const tpl_loc L_495 = {F_31, 8, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_490 = {F_31, 9, 10};
-static const tpl_loc L_491 = {F_31, 10, 10};
+static const tpl_loc L_496 = {F_31, 9, 10};
+static const tpl_loc L_497 = {F_31, 10, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_492 = {F_31, 11, 10};
+static const tpl_loc L_498 = {F_31, 11, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_493 = {F_31, 12, 10};
+static const tpl_loc L_499 = {F_31, 12, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_494 = {F_31, 13, 10};
-static const tpl_loc L_495 = {F_31, 14, 10};
+static const tpl_loc L_500 = {F_31, 13, 10};
+static const tpl_loc L_501 = {F_31, 14, 10};
 static const tpl_name N_layout = {"layout", 6u, 0xcac17cffu};
-static const tpl_loc L_496 = {F_31, 15, 10};
+static const tpl_loc L_502 = {F_31, 15, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_497 = {F_31, 16, 10};
+static const tpl_loc L_503 = {F_31, 16, 10};
 static const tpl_name N_search = {"search", 6u, 0x803328a9u};
-static const tpl_loc L_498 = {F_31, 17, 10};
+static const tpl_loc L_504 = {F_31, 17, 10};
 static const tpl_name N_print = {"print", 5u, 0x16378a88u};
-static const tpl_loc L_499 = {F_31, 18, 10};
+static const tpl_loc L_505 = {F_31, 18, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
 static const char F_32[] = "table.twig";
-static const tpl_loc L_500 = {F_32, 4, 4};
-static const tpl_loc L_501 = {F_32, 4, 20};
-static const tpl_loc L_502 = {F_32, 4, 25};
-static const tpl_loc L_503 = {F_32, 4, 39};
+static const tpl_loc L_506 = {F_32, 4, 4};
+static const tpl_loc L_507 = {F_32, 4, 20};
+static const tpl_loc L_508 = {F_32, 4, 25};
+static const tpl_loc L_509 = {F_32, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_504 = {F_32, 5, 25};
-static const tpl_loc L_505 = {F_32, 5, 28};
-static const tpl_loc L_506 = {F_32, 5, 33};
-static const tpl_loc L_507 = {F_32, 5, 45};
-static const tpl_loc L_508 = {F_32, 6, 4};
-static const tpl_loc L_509 = {F_32, 6, 7};
-static const tpl_loc L_510 = {F_32, 7, 31};
-static const tpl_loc L_511 = {F_32, 7, 51};
-static const tpl_loc L_512 = {F_32, 8, 5};
-static const tpl_loc L_513 = {F_32, 8, 13};
-static const tpl_loc L_514 = {F_32, 8, 41};
-static const tpl_loc L_515 = {F_32, 8, 67};
-static const tpl_loc L_516 = {F_32, 8, 75};
-static const tpl_loc L_517 = {F_32, 8, 108};
-static const tpl_loc L_518 = {F_32, 8, 116};
-static const tpl_loc L_519 = {F_32, 11, 42};
-static const tpl_loc L_520 = {F_32, 11, 103};
-static const tpl_loc L_521 = {F_32, 12, 1};
-static const tpl_loc L_522 = {F_32, 12, 9};
+static const tpl_loc L_510 = {F_32, 5, 25};
+static const tpl_loc L_511 = {F_32, 5, 28};
+static const tpl_loc L_512 = {F_32, 5, 33};
+static const tpl_loc L_513 = {F_32, 5, 45};
+static const tpl_loc L_514 = {F_32, 6, 4};
+static const tpl_loc L_515 = {F_32, 6, 7};
+static const tpl_loc L_516 = {F_32, 7, 31};
+static const tpl_loc L_517 = {F_32, 7, 51};
+static const tpl_loc L_518 = {F_32, 8, 5};
+static const tpl_loc L_519 = {F_32, 8, 13};
+static const tpl_loc L_520 = {F_32, 8, 41};
+static const tpl_loc L_521 = {F_32, 8, 67};
+static const tpl_loc L_522 = {F_32, 8, 75};
+static const tpl_loc L_523 = {F_32, 8, 108};
+static const tpl_loc L_524 = {F_32, 8, 116};
+static const tpl_loc L_525 = {F_32, 11, 42};
+static const tpl_loc L_526 = {F_32, 11, 103};
+static const tpl_loc L_527 = {F_32, 12, 1};
+static const tpl_loc L_528 = {F_32, 12, 9};
 static const char F_33[] = "title.md.twig";
-static const tpl_loc L_523 = {F_33, 3, 3};
-static const tpl_loc L_524 = {F_33, 3, 6};
-static const tpl_loc L_525 = {F_33, 3, 11};
-static const tpl_loc L_526 = {F_33, 3, 17};
-static const tpl_loc L_527 = {F_33, 5, 4};
-static const tpl_loc L_528 = {F_33, 5, 12};
-static const tpl_loc L_529 = {F_33, 6, 24};
-static const tpl_loc L_530 = {F_33, 6, 39};
-static const tpl_loc L_531 = {F_33, 9, 4};
-static const tpl_loc L_532 = {F_33, 9, 12};
-static const tpl_loc L_533 = {F_33, 10, 25};
-static const tpl_loc L_534 = {F_33, 10, 41};
+static const tpl_loc L_529 = {F_33, 6, 11};
+static const tpl_loc L_530 = {F_33, 7, 3};
+static const tpl_loc L_531 = {F_33, 7, 16};
+static const tpl_loc L_532 = {F_33, 7, 21};
+static const tpl_loc L_533 = {F_33, 7, 6};
+static const tpl_loc L_534 = {F_33, 9, 4};
+static const tpl_loc L_535 = {F_33, 9, 12};
+static const tpl_loc L_536 = {F_33, 10, 24};
+static const tpl_loc L_537 = {F_33, 10, 39};
+static const tpl_loc L_538 = {F_33, 10, 41};
+static const tpl_loc L_539 = {F_33, 13, 4};
+static const tpl_loc L_540 = {F_33, 13, 12};
+static const tpl_loc L_541 = {F_33, 14, 25};
+static const tpl_loc L_542 = {F_33, 14, 41};
+static const tpl_loc L_543 = {F_33, 14, 43};
 static const char F_34[] = "title.twig";
-static const tpl_loc L_535 = {F_34, 4, 4};
-static const tpl_loc L_536 = {F_34, 4, 18};
-static const tpl_loc L_537 = {F_34, 4, 23};
-static const tpl_loc L_538 = {F_34, 4, 47};
-static const tpl_loc L_539 = {F_34, 4, 51};
-static const tpl_loc L_540 = {F_34, 4, 84};
-static const tpl_loc L_541 = {F_34, 4, 89};
-static const tpl_loc L_542 = {F_34, 4, 95};
-static const tpl_loc L_543 = {F_34, 6, 9};
-static const tpl_loc L_544 = {F_34, 6, 12};
-static const tpl_loc L_545 = {F_34, 6, 17};
-static const tpl_loc L_546 = {F_34, 6, 26};
-static const tpl_loc L_547 = {F_34, 6, 29};
-static const tpl_loc L_548 = {F_34, 7, 1};
-static const tpl_loc L_549 = {F_34, 7, 9};
+static const tpl_loc L_544 = {F_34, 4, 4};
+static const tpl_loc L_545 = {F_34, 4, 18};
+static const tpl_loc L_546 = {F_34, 4, 23};
+static const tpl_loc L_547 = {F_34, 4, 47};
+static const tpl_loc L_548 = {F_34, 4, 51};
+static const tpl_loc L_549 = {F_34, 4, 84};
+static const tpl_loc L_550 = {F_34, 4, 89};
+static const tpl_loc L_551 = {F_34, 4, 95};
+static const tpl_loc L_552 = {F_34, 6, 9};
+static const tpl_loc L_553 = {F_34, 6, 12};
+static const tpl_loc L_554 = {F_34, 6, 17};
+static const tpl_loc L_555 = {F_34, 6, 26};
+static const tpl_loc L_556 = {F_34, 6, 29};
+static const tpl_loc L_557 = {F_34, 7, 1};
+static const tpl_loc L_558 = {F_34, 7, 9};
 static const char F_35[] = "toc.twig";
-static const tpl_loc L_550 = {F_35, 5, 11};
-static const tpl_loc L_551 = {F_35, 6, 4};
+static const tpl_loc L_559 = {F_35, 5, 11};
+static const tpl_loc L_560 = {F_35, 6, 4};
 static const tpl_name N_elements = {"elements", 8u, 0x5a94b0ccu};
-static const tpl_loc L_552 = {F_35, 7, 4};
+static const tpl_loc L_561 = {F_35, 7, 4};
 static const tpl_name N_deep = {"deep", 4u, 0x99e98c6fu};
-static const tpl_loc L_553 = {F_35, 8, 4};
-static const tpl_loc L_554 = {F_35, 9, 4};
-static const tpl_loc L_555 = {F_35, 9, 17};
-static const tpl_loc L_556 = {F_35, 9, 21};
+static const tpl_loc L_562 = {F_35, 8, 4};
+static const tpl_loc L_563 = {F_35, 9, 4};
+static const tpl_loc L_564 = {F_35, 9, 17};
+static const tpl_loc L_565 = {F_35, 9, 21};
 static const tpl_name N_other = {"other", 5u, 0xc87d8df5u};
-static const tpl_loc L_557 = {F_35, 10, 4};
-static const tpl_loc L_558 = {F_35, 10, 7};
-static const tpl_loc L_559 = {F_35, 10, 13};
-static const tpl_loc L_560 = {F_35, 10, 20};
-static const tpl_loc L_561 = {F_35, 10, 31};
-static const tpl_loc L_562 = {F_35, 11, 4};
-static const tpl_loc L_563 = {F_35, 11, 46};
-static const tpl_loc L_564 = {F_35, 11, 55};
-static const tpl_loc L_565 = {F_35, 11, 32};
+static const tpl_loc L_566 = {F_35, 10, 4};
+static const tpl_loc L_567 = {F_35, 10, 7};
+static const tpl_loc L_568 = {F_35, 10, 13};
+static const tpl_loc L_569 = {F_35, 10, 20};
+static const tpl_loc L_570 = {F_35, 10, 31};
+static const tpl_loc L_571 = {F_35, 11, 4};
+static const tpl_loc L_572 = {F_35, 11, 46};
+static const tpl_loc L_573 = {F_35, 11, 55};
+static const tpl_loc L_574 = {F_35, 11, 32};
 static const tpl_name N_own = {"own", 3u, 0xa515afbfu};
-static const tpl_loc L_566 = {F_35, 12, 4};
-static const tpl_loc L_567 = {F_35, 12, 7};
-static const tpl_loc L_568 = {F_35, 12, 14};
-static const tpl_loc L_569 = {F_35, 12, 25};
-static const tpl_loc L_570 = {F_35, 12, 31};
-static const tpl_loc L_571 = {F_35, 12, 46};
-static const tpl_loc L_572 = {F_35, 13, 4};
-static const tpl_loc L_573 = {F_35, 13, 33};
-static const tpl_loc L_574 = {F_35, 13, 39};
-static const tpl_loc L_575 = {F_35, 13, 59};
-static const tpl_loc L_576 = {F_35, 13, 77};
-static const tpl_loc L_577 = {F_35, 15, 4};
-static const tpl_loc L_578 = {F_35, 15, 18};
-static const tpl_loc L_579 = {F_35, 15, 32};
+static const tpl_loc L_575 = {F_35, 12, 4};
+static const tpl_loc L_576 = {F_35, 12, 7};
+static const tpl_loc L_577 = {F_35, 12, 14};
+static const tpl_loc L_578 = {F_35, 12, 25};
+static const tpl_loc L_579 = {F_35, 12, 31};
+static const tpl_loc L_580 = {F_35, 12, 46};
+static const tpl_loc L_581 = {F_35, 13, 4};
+static const tpl_loc L_582 = {F_35, 13, 33};
+static const tpl_loc L_583 = {F_35, 13, 39};
+static const tpl_loc L_584 = {F_35, 13, 59};
+static const tpl_loc L_585 = {F_35, 13, 77};
+static const tpl_loc L_586 = {F_35, 15, 4};
+static const tpl_loc L_587 = {F_35, 15, 18};
+static const tpl_loc L_588 = {F_35, 15, 32};
 static const tpl_name N_e = {"e", 1u, 0xe00c22e0u};
-static const tpl_loc L_580 = {F_35, 15, 62};
-static const tpl_loc L_581 = {F_35, 15, 68};
-static const tpl_loc L_582 = {F_35, 15, 47};
-static const tpl_loc L_583 = {F_35, 15, 36};
-static const tpl_loc L_584 = {F_35, 15, 26};
-static const tpl_loc L_585 = {F_35, 18, 1};
-static const tpl_loc L_586 = {F_35, 18, 14};
-static const tpl_loc L_587 = {F_35, 18, 23};
-static const tpl_loc L_588 = {F_35, 18, 28};
-static const tpl_loc L_589 = {F_35, 18, 40};
-static const tpl_loc L_590 = {F_35, 18, 46};
-static const tpl_loc L_591 = {F_35, 18, 4};
+static const tpl_loc L_589 = {F_35, 15, 62};
+static const tpl_loc L_590 = {F_35, 15, 68};
+static const tpl_loc L_591 = {F_35, 15, 47};
+static const tpl_loc L_592 = {F_35, 15, 36};
+static const tpl_loc L_593 = {F_35, 15, 26};
+static const tpl_loc L_594 = {F_35, 18, 1};
+static const tpl_loc L_595 = {F_35, 18, 14};
+static const tpl_loc L_596 = {F_35, 18, 23};
+static const tpl_loc L_597 = {F_35, 18, 28};
+static const tpl_loc L_598 = {F_35, 18, 40};
+static const tpl_loc L_599 = {F_35, 18, 46};
+static const tpl_loc L_600 = {F_35, 18, 4};
 static const tpl_name N_toc_nav = {"toc_nav", 7u, 0x3c839b1fu};
 
 static const tpl_template T0;
@@ -826,10 +837,10 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static tpl_value fn48(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn50(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn53(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -842,13 +853,14 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn66(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static tpl_value fn71(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
-static tpl_value fn72(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn70(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn72(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static tpl_value fn73(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn71(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 
 /* ---- acknowledgement.twig ---- */
 
@@ -2928,179 +2940,191 @@ static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)ctx;
   (void)blocks;
   const tpl_callable *k5 = NULL;
-  tpl_value v0 = tpl_null();
   tpl_value v1 = tpl_null();
-  tpl_value v3 = tpl_null();
-  tpl_value v6 = tpl_null();
-  tpl_value v16 = tpl_null();
-  tpl_value v23 = tpl_null();
-  tpl_value v24 = tpl_null();
+  tpl_value v2 = tpl_null();
+  tpl_value v5 = tpl_null();
+  tpl_value v9 = tpl_null();
+  tpl_value v20 = tpl_null();
+  tpl_value v27 = tpl_null();
+  tpl_value v28 = tpl_null();
   tpl_ic ic0 = {0, NULL};
   tpl_ic ic1 = {0, NULL};
   tpl_ic ic2 = {0, NULL};
   tpl_ic ic3 = {0, NULL};
 #line 4 "themes/clean/contents/edition.md.twig"
-  tpl_out(rt, "**", 2);
-#line 4 "themes/clean/contents/edition.md.twig"
   {
     rt->loc = &L_169;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_170);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_171, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_172);
-    tpl_out_value(rt, v2);
+    tpl_value v0 = tpl_str("partials/macros.twig", 20u);
+    tpl_import(rt, self, 0, v0, &L_169);
   }
-#line 4 "themes/clean/contents/edition.md.twig"
-  tpl_out(rt, "**", 2);
-#line 4 "themes/clean/contents/edition.md.twig"
-  {
-    rt->loc = &L_173;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_174, &ic1);
-    bool b4 = tpl_truthy(v3);
-    if (b4) {
-#line 4 "themes/clean/contents/edition.md.twig"
-      tpl_out(rt, "<br />\n", 7);
 #line 5 "themes/clean/contents/edition.md.twig"
+  tpl_out(rt, "**", 2);
+#line 5 "themes/clean/contents/edition.md.twig"
+  {
+    rt->loc = &L_170;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_171);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_172, &ic0);
+    const tpl_value a3[1] = {v2};
+    tpl_value v4 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a3, NULL, &L_173);
+    tpl_out_value(rt, v4);
+  }
+#line 5 "themes/clean/contents/edition.md.twig"
+  tpl_out(rt, "**", 2);
+#line 5 "themes/clean/contents/edition.md.twig"
+  {
+    rt->loc = &L_174;
+    v5 = tpl_getattr_name_ic(rt, v1, &N_author, &L_175, &ic1);
+    bool b6 = tpl_truthy(v5);
+    if (b6) {
+#line 5 "themes/clean/contents/edition.md.twig"
+      tpl_out(rt, "<br />\n", 7);
+#line 6 "themes/clean/contents/edition.md.twig"
       {
-        rt->loc = &L_175;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_176);
-        tpl_out_value(rt, v5);
+        rt->loc = &L_176;
+        const tpl_value a7[1] = {v5};
+        tpl_value v8 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a7, NULL, &L_177);
+        tpl_out_value(rt, v8);
       }
     }
   }
-#line 6 "themes/clean/contents/edition.md.twig"
+#line 7 "themes/clean/contents/edition.md.twig"
   tpl_out(rt, "\n\n", 2);
-#line 8 "themes/clean/contents/edition.md.twig"
+#line 9 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_177;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_178, &ic2);
-    bool b7 = tpl_truthy(v6);
-    if (b7) {
-#line 8 "themes/clean/contents/edition.md.twig"
+    rt->loc = &L_178;
+    v9 = tpl_getattr_name_ic(rt, v1, &N_edition, &L_179, &ic2);
+    bool b10 = tpl_truthy(v9);
+    if (b10) {
+#line 9 "themes/clean/contents/edition.md.twig"
       {
-        rt->loc = &L_179;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_180);
-        tpl_out_value(rt, v8);
+        rt->loc = &L_180;
+        const tpl_value a11[1] = {v9};
+        tpl_value v12 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a11, NULL, &L_181);
+        tpl_out_value(rt, v12);
       }
-#line 8 "themes/clean/contents/edition.md.twig"
+#line 9 "themes/clean/contents/edition.md.twig"
       tpl_out(rt, ", ", 2);
     }
   }
-#line 8 "themes/clean/contents/edition.md.twig"
+#line 9 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_181;
-    tpl_value v12 = tpl_null();
-    bool b11 = tpl_var_probe(rt, ctx, self, &N_book, &v12);
-    if (!b11)
-      v12 = tpl_null();
-    (void)b11;
-    tpl_value v13 = tpl_str("publication_date", 16);
-    tpl_value v10 = tpl_null();
-    bool b9 = tpl_has_attr(rt, v12, v13, &v10);
-    if (!b9)
-      v10 = tpl_null();
-    tpl_value v14;
-    if (b9 && !tpl_is_empty(rt, v10)) {
-      v14 = v10;
+    rt->loc = &L_182;
+    tpl_value v16 = tpl_null();
+    bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
+    if (!b15)
+      v16 = tpl_null();
+    (void)b15;
+    tpl_value v17 = tpl_str("publication_date", 16);
+    tpl_value v14 = tpl_null();
+    bool b13 = tpl_has_attr(rt, v16, v17, &v14);
+    if (!b13)
+      v14 = tpl_null();
+    tpl_value v18;
+    if (b13 && !tpl_is_empty(rt, v14)) {
+      v18 = v14;
     } else {
-      tpl_value v15 = tpl_str("now", 3u);
-      v14 = v15;
+      tpl_value v19 = tpl_str("now", 3u);
+      v18 = v19;
     }
-    v16 = tpl_var(rt, ctx, self, &N_app, &L_182);
-    tpl_value v17 = tpl_str("getLabel", 8u);
-    tpl_value v18 = tpl_str("date_format", 11u);
-    const tpl_value a19[1] = {v18};
-    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_183);
-    const tpl_value a21[2] = {v14, v20};
+    v20 = tpl_var(rt, ctx, self, &N_app, &L_183);
+    tpl_value v21 = tpl_str("getLabel", 8u);
+    tpl_value v22 = tpl_str("date_format", 11u);
+    const tpl_value a23[1] = {v22};
+    tpl_value v24 = tpl_call_method(rt, v20, v21, 1, a23, &L_184);
+    const tpl_value a25[2] = {v18, v24};
     if (!k5)
-      k5 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_184);
-    tpl_value v22 = k5->fn(rt, ctx, 2, a21, &L_184);
-    tpl_out_value(rt, v22);
+      k5 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_185);
+    tpl_value v26 = k5->fn(rt, ctx, 2, a25, &L_185);
+    tpl_out_value(rt, v26);
   }
-#line 8 "themes/clean/contents/edition.md.twig"
+#line 9 "themes/clean/contents/edition.md.twig"
   tpl_out(rt, "\n\n", 2);
-#line 10 "themes/clean/contents/edition.md.twig"
+#line 11 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_185;
-    v23 = tpl_var(rt, ctx, self, &N_edition, &L_186);
-    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_187, &ic3);
-    bool b25 = tpl_truthy(v24);
-    if (b25) {
-#line 11 "themes/clean/contents/edition.md.twig"
+    rt->loc = &L_186;
+    v27 = tpl_var(rt, ctx, self, &N_edition, &L_187);
+    v28 = tpl_getattr_name_ic(rt, v27, &N_isbn, &L_188, &ic3);
+    bool b29 = tpl_truthy(v28);
+    if (b29) {
+#line 12 "themes/clean/contents/edition.md.twig"
       tpl_out(rt, "ISBN ", 5);
-#line 11 "themes/clean/contents/edition.md.twig"
+#line 12 "themes/clean/contents/edition.md.twig"
       {
-        rt->loc = &L_188;
-        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_189);
-        tpl_out_value(rt, v26);
+        rt->loc = &L_189;
+        const tpl_value a30[1] = {v28};
+        tpl_value v31 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a30, NULL, &L_190);
+        tpl_out_value(rt, v31);
       }
-#line 11 "themes/clean/contents/edition.md.twig"
+#line 12 "themes/clean/contents/edition.md.twig"
       tpl_out(rt, "\n\n", 2);
     }
   }
-#line 14 "themes/clean/contents/edition.md.twig"
+#line 15 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_190;
-    tpl_value v27 = tpl_str("getLabel", 8u);
-    tpl_value v28 = tpl_str("published_with", 14u);
-    tpl_map *m29 = tpl_map_new(rt->arena, 1);
-    tpl_value v30 = tpl_str("generator", 9u);
-    tpl_value v36 = tpl_null();
-    bool b35 = tpl_var_probe(rt, ctx, self, &N_book, &v36);
-    if (!b35)
-      v36 = tpl_null();
-    (void)b35;
-    tpl_value v37 = tpl_str("generator", 9);
-    tpl_value v34 = tpl_null();
-    bool b33 = tpl_has_attr(rt, v36, v37, &v34);
-    if (!b33)
-      v34 = tpl_null();
-    (void)b33;
-    tpl_value v38 = tpl_str("name", 4);
-    tpl_value v32 = tpl_null();
-    bool b31 = tpl_has_attr(rt, v34, v38, &v32);
-    if (!b31)
-      v32 = tpl_null();
-    tpl_value v39;
-    if (b31 && v32.type != TPL_NULL) {
-      v39 = v32;
+    rt->loc = &L_191;
+    tpl_value v32 = tpl_str("getLabel", 8u);
+    tpl_value v33 = tpl_str("published_with", 14u);
+    tpl_map *m34 = tpl_map_new(rt->arena, 1);
+    tpl_value v35 = tpl_str("generator", 9u);
+    tpl_value v41 = tpl_null();
+    bool b40 = tpl_var_probe(rt, ctx, self, &N_book, &v41);
+    if (!b40)
+      v41 = tpl_null();
+    (void)b40;
+    tpl_value v42 = tpl_str("generator", 9);
+    tpl_value v39 = tpl_null();
+    bool b38 = tpl_has_attr(rt, v41, v42, &v39);
+    if (!b38)
+      v39 = tpl_null();
+    (void)b38;
+    tpl_value v43 = tpl_str("name", 4);
+    tpl_value v37 = tpl_null();
+    bool b36 = tpl_has_attr(rt, v39, v43, &v37);
+    if (!b36)
+      v37 = tpl_null();
+    tpl_value v44;
+    if (b36 && v37.type != TPL_NULL) {
+      v44 = v37;
     } else {
-      tpl_value v40 = tpl_str("Octavo", 6u);
-      v39 = v40;
+      tpl_value v45 = tpl_str("Octavo", 6u);
+      v44 = v45;
     }
-    tpl_value v41 = tpl_str(" ", 1u);
-    tpl_value v42 = tpl_op_concat(rt, v39, v41);
-    tpl_value v48 = tpl_null();
-    bool b47 = tpl_var_probe(rt, ctx, self, &N_book, &v48);
-    if (!b47)
-      v48 = tpl_null();
-    (void)b47;
-    tpl_value v49 = tpl_str("generator", 9);
-    tpl_value v46 = tpl_null();
-    bool b45 = tpl_has_attr(rt, v48, v49, &v46);
-    if (!b45)
-      v46 = tpl_null();
-    (void)b45;
-    tpl_value v50 = tpl_str("version", 7);
-    tpl_value v44 = tpl_null();
-    bool b43 = tpl_has_attr(rt, v46, v50, &v44);
-    if (!b43)
-      v44 = tpl_null();
-    tpl_value v51;
-    if (b43 && v44.type != TPL_NULL) {
-      v51 = v44;
+    tpl_value v46 = tpl_str(" ", 1u);
+    tpl_value v47 = tpl_op_concat(rt, v44, v46);
+    tpl_value v53 = tpl_null();
+    bool b52 = tpl_var_probe(rt, ctx, self, &N_book, &v53);
+    if (!b52)
+      v53 = tpl_null();
+    (void)b52;
+    tpl_value v54 = tpl_str("generator", 9);
+    tpl_value v51 = tpl_null();
+    bool b50 = tpl_has_attr(rt, v53, v54, &v51);
+    if (!b50)
+      v51 = tpl_null();
+    (void)b50;
+    tpl_value v55 = tpl_str("version", 7);
+    tpl_value v49 = tpl_null();
+    bool b48 = tpl_has_attr(rt, v51, v55, &v49);
+    if (!b48)
+      v49 = tpl_null();
+    tpl_value v56;
+    if (b48 && v49.type != TPL_NULL) {
+      v56 = v49;
     } else {
-      tpl_value v52 = tpl_str("getVersion", 10u);
-      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_191);
-      v51 = v53;
+      tpl_value v57 = tpl_str("getVersion", 10u);
+      tpl_value v58 = tpl_call_method(rt, v20, v57, 0, NULL, &L_192);
+      v56 = v58;
     }
-    tpl_value v54 = tpl_op_concat(rt, v42, v51);
-    tpl_map_set(rt->arena, m29, v30, v54);
-    tpl_value v55 = tpl_map_or_list(rt->arena, m29);
-    const tpl_value a56[2] = {v28, v55};
-    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_192);
-    tpl_out_value(rt, v57);
+    tpl_value v59 = tpl_op_concat(rt, v47, v56);
+    const tpl_value a60[1] = {v59};
+    tpl_value v61 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a60, NULL, &L_193);
+    tpl_map_set(rt->arena, m34, v35, v61);
+    tpl_value v62 = tpl_map_or_list(rt->arena, m34);
+    const tpl_value a63[2] = {v33, v62};
+    tpl_value v64 = tpl_call_method(rt, v20, v32, 2, a63, &L_194);
+    tpl_out_value(rt, v64);
   }
-#line 14 "themes/clean/contents/edition.md.twig"
+#line 15 "themes/clean/contents/edition.md.twig"
   tpl_out(rt, ".\n", 2);
 }
 
@@ -3114,9 +3138,9 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/html/edition.twig"
   {
-    rt->loc = &L_193;
+    rt->loc = &L_195;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_193);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_195);
   }
 }
 
@@ -3130,9 +3154,9 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/html/epilogue.twig"
   {
-    rt->loc = &L_194;
+    rt->loc = &L_196;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_194);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_196);
   }
 }
 
@@ -3169,16 +3193,16 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic9 = {0, NULL};
 #line 4 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_195;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_196);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_197, &ic0);
+    rt->loc = &L_197;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_198);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_199, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str("alt=\"", 5u);
       tpl_value v4 = tpl_op_concat(rt, v3, v1);
       tpl_value v5 = tpl_str("\"", 1u);
       tpl_value v6 = tpl_op_concat(rt, v4, v5);
-      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_198, &ic1);
+      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_200, &ic1);
       bool b8 = tpl_op_in(rt, v6, v7);
       b2 = b8;
     }
@@ -3189,10 +3213,10 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"figure ", 22);
 #line 5 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_199;
+    rt->loc = &L_201;
     tpl_value v10;
-    v11 = tpl_var(rt, ctx, self, &N_item, &L_200);
-    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_201, &ic2);
+    v11 = tpl_var(rt, ctx, self, &N_item, &L_202);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_203, &ic2);
     if (tpl_truthy(v12)) {
       v10 = v12;
     } else {
@@ -3205,15 +3229,15 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\"", 1);
 #line 5 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_202;
-    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_203, &ic3);
+    rt->loc = &L_204;
+    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_205, &ic3);
     bool b15 = tpl_truthy(v14);
     if (b15) {
 #line 5 "themes/clean/common/figure.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_204;
+        rt->loc = &L_206;
         tpl_out_value(rt, v14);
       }
 #line 5 "themes/clean/common/figure.twig"
@@ -3224,19 +3248,19 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_205;
-    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_206, &ic4);
+    rt->loc = &L_207;
+    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_208, &ic4);
     tpl_out_value(rt, v16);
   }
 #line 6 "themes/clean/common/figure.twig"
   tpl_out(rt, "\n", 1);
 #line 7 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_207;
-    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_208, &ic5);
+    rt->loc = &L_209;
+    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_210, &ic5);
     bool b18 = tpl_truthy(v17);
     if (!b18) {
-      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_209, &ic6);
+      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_211, &ic6);
       bool b20 = tpl_truthy(v19);
       b18 = b20;
     }
@@ -3245,22 +3269,22 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<figcaption class=\"caption\">", 28);
 #line 9 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_210;
+        rt->loc = &L_212;
         bool b21 = tpl_truthy(v17);
         if (b21) {
 #line 9 "themes/clean/common/figure.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 9 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_211;
+            rt->loc = &L_213;
             tpl_out_value(rt, v17);
           }
 #line 9 "themes/clean/common/figure.twig"
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_212;
-            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_213, &ic7);
+            rt->loc = &L_214;
+            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_215, &ic7);
             bool b23 = tpl_truthy(v22);
             if (b23) {
 #line 9 "themes/clean/common/figure.twig"
@@ -3271,16 +3295,16 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 10 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_214;
-        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_215);
+        rt->loc = &L_216;
+        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_217);
         bool b25 = tpl_truthy(v24);
         if (b25) {
 #line 10 "themes/clean/common/figure.twig"
           tpl_out(rt, "<span aria-hidden=\"true\">", 25);
 #line 10 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_216;
-            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_217, &ic8);
+            rt->loc = &L_218;
+            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_219, &ic8);
             tpl_out_value(rt, v26);
           }
 #line 10 "themes/clean/common/figure.twig"
@@ -3288,8 +3312,8 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         } else {
 #line 10 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_218;
-            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_219, &ic9);
+            rt->loc = &L_220;
+            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_221, &ic9);
             tpl_out_value(rt, v27);
           }
         }
@@ -3312,9 +3336,9 @@ static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/html/foreword.twig"
   {
-    rt->loc = &L_220;
+    rt->loc = &L_222;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_220);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_222);
   }
 }
 
@@ -3328,9 +3352,9 @@ static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/html/glossary.twig"
   {
-    rt->loc = &L_221;
+    rt->loc = &L_223;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_221);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_223);
   }
 }
 
@@ -3344,9 +3368,9 @@ static void fn31(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/html/introduction.twig"
   {
-    rt->loc = &L_222;
+    rt->loc = &L_224;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_222);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_224);
   }
 }
 
@@ -3371,40 +3395,40 @@ static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 7 "themes/clean/html/item.twig"
   {
-    rt->loc = &L_223;
-    v0 = tpl_var(rt, ctx, self, &N_has_heading, &L_224);
+    rt->loc = &L_225;
+    v0 = tpl_var(rt, ctx, self, &N_has_heading, &L_226);
     bool b1 = tpl_truthy(v0);
     if (b1) {
 #line 8 "themes/clean/html/item.twig"
       tpl_out(rt, "<h1 id=\"", 8);
 #line 8 "themes/clean/html/item.twig"
       {
-        rt->loc = &L_225;
-        v2 = tpl_var(rt, ctx, self, &N_item, &L_226);
-        v3 = tpl_getattr_name_ic(rt, v2, &N_slug, &L_227, &ic0);
+        rt->loc = &L_227;
+        v2 = tpl_var(rt, ctx, self, &N_item, &L_228);
+        v3 = tpl_getattr_name_ic(rt, v2, &N_slug, &L_229, &ic0);
         tpl_out_value(rt, v3);
       }
 #line 8 "themes/clean/html/item.twig"
       tpl_out(rt, "\">", 2);
 #line 8 "themes/clean/html/item.twig"
       {
-        rt->loc = &L_228;
-        v4 = tpl_getattr_name_ic(rt, v2, &N_label, &L_229, &ic1);
+        rt->loc = &L_230;
+        v4 = tpl_getattr_name_ic(rt, v2, &N_label, &L_231, &ic1);
         bool b5 = tpl_truthy(v4);
         if (b5) {
 #line 8 "themes/clean/html/item.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/clean/html/item.twig"
           {
-            rt->loc = &L_230;
+            rt->loc = &L_232;
             tpl_out_value(rt, v4);
           }
 #line 8 "themes/clean/html/item.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/clean/html/item.twig"
           {
-            rt->loc = &L_231;
-            v6 = tpl_getattr_name_ic(rt, v2, &N_title, &L_232, &ic2);
+            rt->loc = &L_233;
+            v6 = tpl_getattr_name_ic(rt, v2, &N_title, &L_234, &ic2);
             bool b7 = tpl_truthy(v6);
             if (b7) {
 #line 8 "themes/clean/html/item.twig"
@@ -3415,8 +3439,8 @@ static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/clean/html/item.twig"
       {
-        rt->loc = &L_233;
-        v8 = tpl_getattr_name_ic(rt, v2, &N_title, &L_234, &ic3);
+        rt->loc = &L_235;
+        v8 = tpl_getattr_name_ic(rt, v2, &N_title, &L_236, &ic3);
         tpl_out_value(rt, v8);
       }
 #line 8 "themes/clean/html/item.twig"
@@ -3437,9 +3461,9 @@ static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 12 "themes/clean/html/item.twig"
   {
-    rt->loc = &L_235;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_236);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_237, &ic0);
+    rt->loc = &L_237;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_238);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_239, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 12 "themes/clean/html/item.twig"
@@ -3467,12 +3491,12 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic4 = {0, NULL};
 #line 4 "themes/clean/html/item.twig"
   {
-    rt->loc = &L_238;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_239);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_240, &ic0);
+    rt->loc = &L_240;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_241);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_242, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_241, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_243, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -3483,19 +3507,19 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item ", 21);
 #line 5 "themes/clean/html/item.twig"
   {
-    rt->loc = &L_242;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_243);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_config, &L_244, &ic2);
-    v8 = tpl_getattr_name_ic(rt, v7, &N_element, &L_245, &ic3);
-    tpl_value v9 = tpl_escape_value(rt, v8, TPL_ESC_HTML, &L_246);
+    rt->loc = &L_244;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_245);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_config, &L_246, &ic2);
+    v8 = tpl_getattr_name_ic(rt, v7, &N_element, &L_247, &ic3);
+    tpl_value v9 = tpl_escape_value(rt, v8, TPL_ESC_HTML, &L_248);
     tpl_out_value(rt, v9);
   }
 #line 5 "themes/clean/html/item.twig"
   tpl_out(rt, "\"", 1);
 #line 5 "themes/clean/html/item.twig"
   {
-    rt->loc = &L_247;
-    v10 = tpl_var(rt, ctx, self, &N_has_heading, &L_248);
+    rt->loc = &L_249;
+    v10 = tpl_var(rt, ctx, self, &N_has_heading, &L_250);
     bool b11 = tpl_truthy(v10);
     bool b12 = !b11;
     if (b12) {
@@ -3503,8 +3527,8 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/html/item.twig"
       {
-        rt->loc = &L_249;
-        v13 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_250, &ic4);
+        rt->loc = &L_251;
+        v13 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_252, &ic4);
         tpl_out_value(rt, v13);
       }
 #line 5 "themes/clean/html/item.twig"
@@ -3515,13 +3539,13 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/html/item.twig"
   {
-    rt->loc = &L_251;
-    tpl_display_block(rt, ctx, blocks, &N_heading, &L_251);
+    rt->loc = &L_253;
+    tpl_display_block(rt, ctx, blocks, &N_heading, &L_253);
   }
 #line 11 "themes/clean/html/item.twig"
   {
-    rt->loc = &L_252;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_252);
+    rt->loc = &L_254;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_254);
   }
 #line 14 "themes/clean/html/item.twig"
   tpl_out(rt, "</section>\n", 11);
@@ -3536,62 +3560,69 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)ctx;
   (void)blocks;
   const tpl_callable *k6 = NULL;
-  tpl_value v10 = tpl_null();
   tpl_value v11 = tpl_null();
-  tpl_value v13 = tpl_null();
+  tpl_value v12 = tpl_null();
+  tpl_value v15 = tpl_null();
   tpl_ic ic0 = {0, NULL};
-#line 2 "themes/clean/contents/license.md.twig"
-  tpl_out(rt, "© ", 3);
-#line 2 "themes/clean/contents/license.md.twig"
-  {
-    rt->loc = &L_253;
-    tpl_value v3 = tpl_null();
-    bool b2 = tpl_var_probe(rt, ctx, self, &N_book, &v3);
-    if (!b2)
-      v3 = tpl_null();
-    (void)b2;
-    tpl_value v4 = tpl_str("publication_date", 16);
-    tpl_value v1 = tpl_null();
-    bool b0 = tpl_has_attr(rt, v3, v4, &v1);
-    if (!b0)
-      v1 = tpl_null();
-    tpl_value v5;
-    if (b0 && !tpl_is_empty(rt, v1)) {
-      v5 = v1;
-    } else {
-      tpl_value v6 = tpl_str("now", 3u);
-      v5 = v6;
-    }
-    tpl_value v7 = tpl_str("Y", 1u);
-    const tpl_value a8[2] = {v5, v7};
-    if (!k6)
-      k6 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_254);
-    tpl_value v9 = k6->fn(rt, ctx, 2, a8, &L_254);
-    tpl_out_value(rt, v9);
-  }
-#line 2 "themes/clean/contents/license.md.twig"
-  tpl_out(rt, " ", 1);
 #line 2 "themes/clean/contents/license.md.twig"
   {
     rt->loc = &L_255;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_256);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_257, &ic0);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_258);
-    tpl_out_value(rt, v12);
+    tpl_value v0 = tpl_str("partials/macros.twig", 20u);
+    tpl_import(rt, self, 0, v0, &L_255);
   }
-#line 2 "themes/clean/contents/license.md.twig"
-  tpl_out(rt, "\n\n", 2);
-#line 4 "themes/clean/contents/license.md.twig"
+#line 3 "themes/clean/contents/license.md.twig"
+  tpl_out(rt, "© ", 3);
+#line 3 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_259;
-    v13 = tpl_var(rt, ctx, self, &N_app, &L_260);
-    tpl_value v14 = tpl_str("getLabel", 8u);
-    tpl_value v15 = tpl_str("all_rights_reserved", 19u);
-    const tpl_value a16[1] = {v15};
-    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_261);
-    tpl_out_value(rt, v17);
+    rt->loc = &L_256;
+    tpl_value v4 = tpl_null();
+    bool b3 = tpl_var_probe(rt, ctx, self, &N_book, &v4);
+    if (!b3)
+      v4 = tpl_null();
+    (void)b3;
+    tpl_value v5 = tpl_str("publication_date", 16);
+    tpl_value v2 = tpl_null();
+    bool b1 = tpl_has_attr(rt, v4, v5, &v2);
+    if (!b1)
+      v2 = tpl_null();
+    tpl_value v6;
+    if (b1 && !tpl_is_empty(rt, v2)) {
+      v6 = v2;
+    } else {
+      tpl_value v7 = tpl_str("now", 3u);
+      v6 = v7;
+    }
+    tpl_value v8 = tpl_str("Y", 1u);
+    const tpl_value a9[2] = {v6, v8};
+    if (!k6)
+      k6 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_257);
+    tpl_value v10 = k6->fn(rt, ctx, 2, a9, &L_257);
+    tpl_out_value(rt, v10);
   }
-#line 4 "themes/clean/contents/license.md.twig"
+#line 3 "themes/clean/contents/license.md.twig"
+  tpl_out(rt, " ", 1);
+#line 3 "themes/clean/contents/license.md.twig"
+  {
+    rt->loc = &L_258;
+    v11 = tpl_var(rt, ctx, self, &N_book, &L_259);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_author, &L_260, &ic0);
+    const tpl_value a13[1] = {v12};
+    tpl_value v14 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a13, NULL, &L_261);
+    tpl_out_value(rt, v14);
+  }
+#line 3 "themes/clean/contents/license.md.twig"
+  tpl_out(rt, "\n\n", 2);
+#line 5 "themes/clean/contents/license.md.twig"
+  {
+    rt->loc = &L_262;
+    v15 = tpl_var(rt, ctx, self, &N_app, &L_263);
+    tpl_value v16 = tpl_str("getLabel", 8u);
+    tpl_value v17 = tpl_str("all_rights_reserved", 19u);
+    const tpl_value a18[1] = {v17};
+    tpl_value v19 = tpl_call_method(rt, v15, v16, 1, a18, &L_264);
+    tpl_out_value(rt, v19);
+  }
+#line 5 "themes/clean/contents/license.md.twig"
   tpl_out(rt, "\n", 1);
 }
 
@@ -3605,9 +3636,9 @@ static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/html/license.twig"
   {
-    rt->loc = &L_262;
+    rt->loc = &L_265;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_262);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_265);
   }
 }
 
@@ -3629,38 +3660,38 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item lof\">\n<h1 id=\"", 35);
 #line 3 "themes/clean/html/lof.twig"
   {
-    rt->loc = &L_263;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_264);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_265, &ic0);
+    rt->loc = &L_266;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_267);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_268, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 3 "themes/clean/html/lof.twig"
   tpl_out(rt, "\">", 2);
 #line 3 "themes/clean/html/lof.twig"
   {
-    rt->loc = &L_266;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_267, &ic1);
+    rt->loc = &L_269;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_270, &ic1);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/clean/html/lof.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 4 "themes/clean/html/lof.twig"
   {
-    rt->loc = &L_268;
+    rt->loc = &L_271;
     tpl_value v3 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m4 = tpl_map_new(rt->arena, 2);
     tpl_value v5 = tpl_str("lists", 5u);
-    v6 = tpl_var(rt, ctx, self, &N_app, &L_269);
+    v6 = tpl_var(rt, ctx, self, &N_app, &L_272);
     tpl_value v7 = tpl_str("get", 3u);
     tpl_value v8 = tpl_str("publishing.list.images", 22u);
     const tpl_value a9[1] = {v8};
-    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_270);
+    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_273);
     tpl_map_set(rt->arena, m4, v5, v10);
     tpl_value v11 = tpl_str("kind", 4u);
     tpl_value v12 = tpl_str("figure", 6u);
     tpl_map_set(rt->arena, m4, v11, v12);
     tpl_value v13 = tpl_map_or_list(rt->arena, m4);
-    tpl_include(rt, ctx, v3, v13, false, false, &L_268);
+    tpl_include(rt, ctx, v3, v13, false, false, &L_271);
   }
 #line 5 "themes/clean/html/lof.twig"
   tpl_out(rt, "</section>\n", 11);
@@ -3684,38 +3715,38 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item lot\">\n<h1 id=\"", 35);
 #line 3 "themes/clean/html/lot.twig"
   {
-    rt->loc = &L_271;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_272);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_273, &ic0);
+    rt->loc = &L_274;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_275);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_276, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 3 "themes/clean/html/lot.twig"
   tpl_out(rt, "\">", 2);
 #line 3 "themes/clean/html/lot.twig"
   {
-    rt->loc = &L_274;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_275, &ic1);
+    rt->loc = &L_277;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_278, &ic1);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/clean/html/lot.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 4 "themes/clean/html/lot.twig"
   {
-    rt->loc = &L_276;
+    rt->loc = &L_279;
     tpl_value v3 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m4 = tpl_map_new(rt->arena, 2);
     tpl_value v5 = tpl_str("lists", 5u);
-    v6 = tpl_var(rt, ctx, self, &N_app, &L_277);
+    v6 = tpl_var(rt, ctx, self, &N_app, &L_280);
     tpl_value v7 = tpl_str("get", 3u);
     tpl_value v8 = tpl_str("publishing.list.tables", 22u);
     const tpl_value a9[1] = {v8};
-    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_278);
+    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_281);
     tpl_map_set(rt->arena, m4, v5, v10);
     tpl_value v11 = tpl_str("kind", 4u);
     tpl_value v12 = tpl_str("table", 5u);
     tpl_map_set(rt->arena, m4, v11, v12);
     tpl_value v13 = tpl_map_or_list(rt->arena, m4);
-    tpl_include(rt, ctx, v3, v13, false, false, &L_276);
+    tpl_include(rt, ctx, v3, v13, false, false, &L_279);
   }
 #line 5 "themes/clean/html/lot.twig"
   tpl_out(rt, "</section>\n", 11);
@@ -3752,12 +3783,12 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic7 = {0, NULL};
 #line 3 "themes/clean/html/part.twig"
   {
-    rt->loc = &L_279;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_280);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_281, &ic0);
+    rt->loc = &L_282;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_283);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_284, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_282, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_285, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -3768,8 +3799,8 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item part\"", 26);
 #line 4 "themes/clean/html/part.twig"
   {
-    rt->loc = &L_283;
-    v6 = tpl_var(rt, ctx, self, &N_has_heading, &L_284);
+    rt->loc = &L_286;
+    v6 = tpl_var(rt, ctx, self, &N_has_heading, &L_287);
     bool b7 = tpl_truthy(v6);
     bool b8 = !b7;
     if (b8) {
@@ -3777,9 +3808,9 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 4 "themes/clean/html/part.twig"
       {
-        rt->loc = &L_285;
-        v9 = tpl_var(rt, ctx, self, &N_item, &L_286);
-        v10 = tpl_getattr_name_ic(rt, v9, &N_slug, &L_287, &ic2);
+        rt->loc = &L_288;
+        v9 = tpl_var(rt, ctx, self, &N_item, &L_289);
+        v10 = tpl_getattr_name_ic(rt, v9, &N_slug, &L_290, &ic2);
         tpl_out_value(rt, v10);
       }
 #line 4 "themes/clean/html/part.twig"
@@ -3790,39 +3821,39 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 5 "themes/clean/html/part.twig"
   {
-    rt->loc = &L_288;
+    rt->loc = &L_291;
     bool b11 = tpl_truthy(v6);
     if (b11) {
 #line 6 "themes/clean/html/part.twig"
       tpl_out(rt, "<h1 id=\"", 8);
 #line 6 "themes/clean/html/part.twig"
       {
-        rt->loc = &L_289;
-        v12 = tpl_var(rt, ctx, self, &N_item, &L_290);
-        v13 = tpl_getattr_name_ic(rt, v12, &N_slug, &L_291, &ic3);
+        rt->loc = &L_292;
+        v12 = tpl_var(rt, ctx, self, &N_item, &L_293);
+        v13 = tpl_getattr_name_ic(rt, v12, &N_slug, &L_294, &ic3);
         tpl_out_value(rt, v13);
       }
 #line 6 "themes/clean/html/part.twig"
       tpl_out(rt, "\">", 2);
 #line 6 "themes/clean/html/part.twig"
       {
-        rt->loc = &L_292;
-        v14 = tpl_getattr_name_ic(rt, v12, &N_label, &L_293, &ic4);
+        rt->loc = &L_295;
+        v14 = tpl_getattr_name_ic(rt, v12, &N_label, &L_296, &ic4);
         bool b15 = tpl_truthy(v14);
         if (b15) {
 #line 6 "themes/clean/html/part.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/clean/html/part.twig"
           {
-            rt->loc = &L_294;
+            rt->loc = &L_297;
             tpl_out_value(rt, v14);
           }
 #line 6 "themes/clean/html/part.twig"
           tpl_out(rt, "</span>", 7);
 #line 6 "themes/clean/html/part.twig"
           {
-            rt->loc = &L_295;
-            v16 = tpl_getattr_name_ic(rt, v12, &N_title, &L_296, &ic5);
+            rt->loc = &L_298;
+            v16 = tpl_getattr_name_ic(rt, v12, &N_title, &L_299, &ic5);
             bool b17 = tpl_truthy(v16);
             if (b17) {
 #line 6 "themes/clean/html/part.twig"
@@ -3833,8 +3864,8 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 6 "themes/clean/html/part.twig"
       {
-        rt->loc = &L_297;
-        v18 = tpl_getattr_name_ic(rt, v12, &N_title, &L_298, &ic6);
+        rt->loc = &L_300;
+        v18 = tpl_getattr_name_ic(rt, v12, &N_title, &L_301, &ic6);
         tpl_out_value(rt, v18);
       }
 #line 6 "themes/clean/html/part.twig"
@@ -3843,9 +3874,9 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/html/part.twig"
   {
-    rt->loc = &L_299;
-    v19 = tpl_var(rt, ctx, self, &N_item, &L_300);
-    v20 = tpl_getattr_name_ic(rt, v19, &N_content, &L_301, &ic7);
+    rt->loc = &L_302;
+    v19 = tpl_var(rt, ctx, self, &N_item, &L_303);
+    v20 = tpl_getattr_name_ic(rt, v19, &N_content, &L_304, &ic7);
     tpl_out_value(rt, v20);
   }
 #line 8 "themes/clean/html/part.twig"
@@ -3876,7 +3907,7 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item cover\"", 27);
 #line 3 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_302;
+    rt->loc = &L_305;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_item, &v3);
     if (!b2)
@@ -3900,9 +3931,9 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 3 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_303;
-        v8 = tpl_var(rt, ctx, self, &N_item, &L_304);
-        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_305, &ic0);
+        rt->loc = &L_306;
+        v8 = tpl_var(rt, ctx, self, &N_item, &L_307);
+        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_308, &ic0);
         tpl_out_value(rt, v9);
       }
 #line 3 "themes/clean/common/partials/cover.twig"
@@ -3913,17 +3944,17 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n<h1 class=\"book-title\">", 25);
 #line 4 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_306;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_307);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_308, &ic1);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_309);
+    rt->loc = &L_309;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_310);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_311, &ic1);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_312);
     tpl_out_value(rt, v12);
   }
 #line 4 "themes/clean/common/partials/cover.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 5 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_310;
+    rt->loc = &L_313;
     tpl_value v16 = tpl_null();
     bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
     if (!b15)
@@ -3947,9 +3978,9 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<p class=\"book-subtitle\">", 25);
 #line 6 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_311;
-        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_312, &ic2);
-        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_313);
+        rt->loc = &L_314;
+        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_315, &ic2);
+        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_316);
         tpl_out_value(rt, v22);
       }
 #line 6 "themes/clean/common/partials/cover.twig"
@@ -3958,16 +3989,16 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_314;
-    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_315, &ic3);
+    rt->loc = &L_317;
+    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_318, &ic3);
     bool b24 = tpl_truthy(v23);
     if (b24) {
 #line 9 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 9 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_316;
-        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_317);
+        rt->loc = &L_319;
+        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_320);
         tpl_out_value(rt, v25);
       }
 #line 9 "themes/clean/common/partials/cover.twig"
@@ -3976,16 +4007,16 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_318;
-    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_319, &ic4);
+    rt->loc = &L_321;
+    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_322, &ic4);
     bool b27 = tpl_truthy(v26);
     if (b27) {
 #line 12 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 12 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_320;
-        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_321);
+        rt->loc = &L_323;
+        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_324);
         tpl_out_value(rt, v28);
       }
 #line 12 "themes/clean/common/partials/cover.twig"
@@ -4018,8 +4049,8 @@ static tpl_value fn42(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_ctx_set_own(rt, scope, &N_one, v1);
   const tpl_value a2[2] = {v0, v1};
   if (!k7)
-    k7 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_323);
-  tpl_value v3 = k7->fn(rt, scope, 2, a2, &L_323);
+    k7 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_326);
+  tpl_value v3 = k7->fn(rt, scope, 2, a2, &L_326);
   return v3;
 }
 
@@ -4052,7 +4083,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic5 = {0, NULL};
 #line 4 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_322;
+    rt->loc = &L_325;
     tpl_value v1 = tpl_null();
     bool b0 = tpl_var_probe(rt, ctx, self, &N_lists, &v1);
     if (!b0)
@@ -4070,74 +4101,74 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v7 = tpl_list_value(l6);
     const tpl_value a8[3] = {v2, v5, v7};
     if (!k8)
-      k8 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_324);
-    tpl_value v9 = k8->fn(rt, ctx, 3, a8, &L_324);
+      k8 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_327);
+    tpl_value v9 = k8->fn(rt, ctx, 3, a8, &L_327);
     tpl_ctx_set(rt, ctx, &N_entries, v9);
   }
 #line 5 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_325;
-    v10 = tpl_var(rt, ctx, self, &N_entries, &L_326);
+    rt->loc = &L_328;
+    v10 = tpl_var(rt, ctx, self, &N_entries, &L_329);
     const tpl_value a11[1] = {v10};
     if (!k9)
-      k9 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_327);
-    bool b12 = !tpl_truthy(k9->fn(rt, ctx, 1, a11, &L_327));
+      k9 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_330);
+    bool b12 = !tpl_truthy(k9->fn(rt, ctx, 1, a11, &L_330));
     if (b12) {
 #line 6 "themes/clean/common/partials/float-list.twig"
       tpl_out(rt, "<ul class=\"float-list\">\n", 24);
 #line 7 "themes/clean/common/partials/float-list.twig"
       {
-        rt->loc = &L_328;
+        rt->loc = &L_331;
         tpl_iter it13;
         tpl_for_begin(rt, &it13, ctx, v10, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it13)) {
           tpl_for_accept(rt, &it13);
 #line 8 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_329;
-            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_330);
-            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_331, &ic0);
+            rt->loc = &L_332;
+            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_333);
+            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_334, &ic0);
             tpl_ctx_set(rt, it13.scope, &N_float, v15);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "<li><a href=\"", 13);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_332;
-            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_333);
+            rt->loc = &L_335;
+            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_336);
             tpl_out_value(rt, v16);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_334;
-            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_335);
-            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_336, &ic1);
+            rt->loc = &L_337;
+            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_338);
+            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_339, &ic1);
             tpl_out_value(rt, v18);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "\"><span class=\"label\">", 22);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_337;
+            rt->loc = &L_340;
             tpl_value v19;
-            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_338, &ic2);
+            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_341, &ic2);
             if (tpl_truthy(v20)) {
               v19 = v20;
             } else {
-              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_339);
+              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_342);
               tpl_value v22 = tpl_str("getLabel", 8u);
-              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_340);
+              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_343);
               tpl_map *m24 = tpl_map_new(rt->arena, 2);
               tpl_value v25 = tpl_str("item", 4u);
               tpl_map_set(rt->arena, m24, v25, v17);
               tpl_value v26 = tpl_str("element", 7u);
-              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_341);
-              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_342, &ic3);
-              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_343, &ic4);
+              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_344);
+              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_345, &ic3);
+              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_346, &ic4);
               tpl_map_set(rt->arena, m24, v26, v29);
               tpl_value v30 = tpl_map_or_list(rt->arena, m24);
               const tpl_value a31[2] = {v23, v30};
-              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_344);
+              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_347);
               v19 = v32;
             }
             tpl_out_value(rt, v19);
@@ -4146,15 +4177,15 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_345;
-            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_346, &ic5);
+            rt->loc = &L_348;
+            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_349, &ic5);
             bool b34 = tpl_truthy(v33);
             if (b34) {
 #line 9 "themes/clean/common/partials/float-list.twig"
               tpl_out(rt, " ", 1);
 #line 9 "themes/clean/common/partials/float-list.twig"
               {
-                rt->loc = &L_347;
+                rt->loc = &L_350;
                 tpl_out_value(rt, v33);
               }
             }
@@ -4198,25 +4229,25 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<title>", 99);
 #line 4 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_348;
-    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_349);
+    rt->loc = &L_351;
+    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_352);
     tpl_out_value(rt, v0);
   }
 #line 4 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 5 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_350;
-    v1 = tpl_var(rt, ctx, self, &N_book, &L_351);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_352, &ic0);
+    rt->loc = &L_353;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_354);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_355, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<meta name=\"author\" content=\"", 29);
 #line 6 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_353;
-        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_354);
+        rt->loc = &L_356;
+        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_357);
         tpl_out_value(rt, v4);
       }
 #line 6 "themes/clean/common/partials/head.twig"
@@ -4225,7 +4256,7 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_355;
+    rt->loc = &L_358;
     tpl_value v9 = tpl_null();
     bool b8 = tpl_var_probe(rt, ctx, self, &N_book, &v9);
     if (!b8)
@@ -4239,7 +4270,7 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     (void)v7;
     bool b5 = b6;
     if (b5) {
-      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_356, &ic1);
+      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_359, &ic1);
       bool b12 = tpl_truthy(v11);
       b5 = b12;
     }
@@ -4248,9 +4279,9 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<meta name=\"description\" content=\"", 34);
 #line 9 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_357;
-        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_358, &ic2);
-        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_359);
+        rt->loc = &L_360;
+        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_361, &ic2);
+        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_362);
         tpl_out_value(rt, v14);
       }
 #line 9 "themes/clean/common/partials/head.twig"
@@ -4261,7 +4292,7 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<meta name=\"generator\" content=\"", 32);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_360;
+    rt->loc = &L_363;
     tpl_value v20 = tpl_null();
     bool b19 = tpl_var_probe(rt, ctx, self, &N_book, &v20);
     if (!b19)
@@ -4285,14 +4316,14 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v24 = tpl_str("Octavo", 6u);
       v23 = v24;
     }
-    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_361);
+    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_364);
     tpl_out_value(rt, v25);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, " ", 1);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_362;
+    rt->loc = &L_365;
     tpl_value v31 = tpl_null();
     bool b30 = tpl_var_probe(rt, ctx, self, &N_book, &v31);
     if (!b30)
@@ -4313,29 +4344,29 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b26 && !tpl_is_empty(rt, v27)) {
       v34 = v27;
     } else {
-      v35 = tpl_var(rt, ctx, self, &N_app, &L_363);
+      v35 = tpl_var(rt, ctx, self, &N_app, &L_366);
       tpl_value v36 = tpl_str("getVersion", 10u);
-      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_364);
+      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_367);
       v34 = v37;
     }
-    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_365);
+    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_368);
     tpl_out_value(rt, v38);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "\">\n<meta name=\"color-scheme\" content=\"light dark\">\n", 51);
 #line 13 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_366;
-    v39 = tpl_var(rt, ctx, self, &N_edition, &L_367);
-    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_368, &ic3);
+    rt->loc = &L_369;
+    v39 = tpl_var(rt, ctx, self, &N_edition, &L_370);
+    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_371, &ic3);
     bool b41 = tpl_truthy(v40);
     if (b41) {
 #line 14 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 14 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_369;
-        v42 = tpl_var(rt, ctx, self, &N_root, &L_370);
+        rt->loc = &L_372;
+        v42 = tpl_var(rt, ctx, self, &N_root, &L_373);
         tpl_out_value(rt, v42);
       }
 #line 14 "themes/clean/common/partials/head.twig"
@@ -4344,16 +4375,16 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 16 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_371;
-    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_372);
+    rt->loc = &L_374;
+    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_375);
     bool b44 = tpl_truthy(v43);
     if (b44) {
 #line 17 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 17 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_373;
-        v45 = tpl_var(rt, ctx, self, &N_root, &L_374);
+        rt->loc = &L_376;
+        v45 = tpl_var(rt, ctx, self, &N_root, &L_377);
         tpl_out_value(rt, v45);
       }
 #line 17 "themes/clean/common/partials/head.twig"
@@ -4384,24 +4415,24 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_375;
-    v0 = tpl_var(rt, ctx, self, &N_entry, &L_376);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_377, &ic0);
+    rt->loc = &L_378;
+    v0 = tpl_var(rt, ctx, self, &N_entry, &L_379);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_380, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_378;
+        rt->loc = &L_381;
         tpl_out_value(rt, v1);
       }
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_379;
-        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_380, &ic1);
+        rt->loc = &L_382;
+        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_383, &ic1);
         bool b4 = tpl_truthy(v3);
         if (b4) {
 #line 6 "themes/clean/common/partials/macros.twig"
@@ -4412,8 +4443,8 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_381;
-    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_382, &ic2);
+    rt->loc = &L_384;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_385, &ic2);
     tpl_out_value(rt, v5);
   }
 }
@@ -4435,7 +4466,7 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 13 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_383;
+    rt->loc = &L_386;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_entry, &v3);
     if (!b2)
@@ -4457,9 +4488,9 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 14 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_384;
+    rt->loc = &L_387;
     tpl_value v7 = tpl_str("<a ", 3u);
-    v8 = tpl_var(rt, ctx, self, &N_title, &L_385);
+    v8 = tpl_var(rt, ctx, self, &N_title, &L_388);
     bool b9 = tpl_op_in(rt, v7, v8);
     if (!b9) {
       tpl_value v10 = tpl_str(" id=", 4u);
@@ -4469,22 +4500,22 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     if (b9) {
 #line 14 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_386;
+        rt->loc = &L_389;
         const tpl_value a12[1] = {v8};
         if (!k10)
-          k10 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_387);
-        tpl_value v13 = k10->fn(rt, ctx, 1, a12, &L_387);
+          k10 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_390);
+        tpl_value v13 = k10->fn(rt, ctx, 1, a12, &L_390);
         const tpl_value a14[1] = {v13};
         if (!k11)
-          k11 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_388);
-        tpl_value v15 = k11->fn(rt, ctx, 1, a14, &L_388);
+          k11 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_391);
+        tpl_value v15 = k11->fn(rt, ctx, 1, a14, &L_391);
         tpl_ctx_set(rt, ctx, &N_title, v15);
       }
     }
   }
 #line 15 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_389;
+    rt->loc = &L_392;
     tpl_map *m16 = tpl_map_new(rt->arena, 2);
     tpl_value v17 = tpl_str("label", 5u);
     tpl_value v21 = tpl_null();
@@ -4506,11 +4537,11 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     }
     tpl_map_set(rt->arena, m16, v17, v23);
     tpl_value v25 = tpl_str("title", 5u);
-    v26 = tpl_var(rt, ctx, self, &N_title, &L_390);
+    v26 = tpl_var(rt, ctx, self, &N_title, &L_393);
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_391);
+    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_394);
     tpl_out_value(rt, v29);
   }
 }
@@ -4535,30 +4566,30 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 21 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_392;
+    rt->loc = &L_395;
     tpl_map *m0 = tpl_map_new(rt->arena, 1);
     tpl_value v1 = tpl_str("title", 5u);
     tpl_value v2;
-    v3 = tpl_var(rt, ctx, self, &N_entry, &L_393);
-    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_394, &ic0);
+    v3 = tpl_var(rt, ctx, self, &N_entry, &L_396);
+    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_397, &ic0);
     if (tpl_truthy(v4)) {
       v2 = v4;
     } else {
-      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_395, &ic1);
+      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_398, &ic1);
       v2 = v5;
     }
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_396);
+    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_399);
     const tpl_value a9[1] = {v8};
     if (!k12)
-      k12 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_397);
-    tpl_value v10 = k12->fn(rt, ctx, 1, a9, &L_397);
+      k12 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_400);
+    tpl_value v10 = k12->fn(rt, ctx, 1, a9, &L_400);
     const tpl_value a11[1] = {v10};
     if (!k13)
-      k13 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_398);
-    tpl_value v12 = k13->fn(rt, ctx, 1, a11, &L_398);
+      k13 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_401);
+    tpl_value v12 = k13->fn(rt, ctx, 1, a11, &L_401);
     tpl_out_value(rt, v12);
   }
 }
@@ -4577,9 +4608,9 @@ static tpl_value fn48(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_413);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_416);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_414, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_417, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
@@ -4641,16 +4672,16 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 29 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_399;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_400);
+    rt->loc = &L_402;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_403);
     const tpl_value a1[1] = {v0};
     if (!k14)
-      k14 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_401);
-    bool b2 = !tpl_truthy(k14->fn(rt, ctx, 1, a1, &L_401));
+      k14 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_404);
+    bool b2 = !tpl_truthy(k14->fn(rt, ctx, 1, a1, &L_404));
     if (b2) {
 #line 30 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_402;
+        rt->loc = &L_405;
         tpl_list *l3 = tpl_list_new(rt->arena, 0);
         tpl_value v4 = tpl_list_value(l3);
         tpl_ctx_set(rt, ctx, &N_open, v4);
@@ -4659,30 +4690,30 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 32 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_403;
-        v5 = tpl_var(rt, ctx, self, &N_entries, &L_404);
+        rt->loc = &L_406;
+        v5 = tpl_var(rt, ctx, self, &N_entries, &L_407);
         tpl_iter it6;
         tpl_for_begin(rt, &it6, ctx, v5, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it6)) {
           tpl_for_accept(rt, &it6);
 #line 33 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_405;
-            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_406);
+            rt->loc = &L_408;
+            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_409);
             const tpl_value a8[1] = {v7};
             if (!k14)
-              k14 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_407);
-            bool b9 = !tpl_truthy(k14->fn(rt, it6.scope, 1, a8, &L_407));
+              k14 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_410);
+            bool b9 = !tpl_truthy(k14->fn(rt, it6.scope, 1, a8, &L_410));
             if (b9) {
 #line 34 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_408;
-                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_409);
-                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_410, &ic0);
+                rt->loc = &L_411;
+                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_412);
+                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_413, &ic0);
                 const tpl_value a12[1] = {v7};
                 if (!k15)
-                  k15 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_411);
-                tpl_value v13 = k15->fn(rt, it6.scope, 1, a12, &L_411);
+                  k15 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_414);
+                tpl_value v13 = k15->fn(rt, it6.scope, 1, a12, &L_414);
                 bool b14 = tpl_compare(rt, v13, v11) < 0;
                 if (b14) {
 #line 35 "themes/clean/common/partials/macros.twig"
@@ -4690,32 +4721,32 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 37 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_412;
+                    rt->loc = &L_415;
                     tpl_value v15 = tpl_closure_new_slots(rt, fn48, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
                     if (!k16)
-                      k16 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_415);
-                    tpl_value v17 = k16->fn(rt, it6.scope, 2, a16, &L_415);
+                      k16 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_418);
+                    tpl_value v17 = k16->fn(rt, it6.scope, 2, a16, &L_418);
                     const tpl_value a18[1] = {v17};
                     if (!k17)
-                      k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_416);
-                    tpl_value v19 = k17->fn(rt, it6.scope, 1, a18, &L_416);
+                      k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_419);
+                    tpl_value v19 = k17->fn(rt, it6.scope, 1, a18, &L_419);
                     tpl_ctx_set(rt, it6.scope, &N_closing, v19);
                   }
 #line 38 "themes/clean/common/partials/macros.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 39 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_417;
-                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_418);
+                    rt->loc = &L_420;
+                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_421);
                     tpl_value v21 = tpl_int(INT64_C(1));
                     bool b22 = tpl_compare(rt, v21, v20) < 0;
                     if (b22) {
 #line 39 "themes/clean/common/partials/macros.twig"
                       {
-                        rt->loc = &L_419;
+                        rt->loc = &L_422;
                         tpl_value v23 = tpl_int(INT64_C(2));
-                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_420);
+                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_423);
                         tpl_iter it25;
                         tpl_for_begin(rt, &it25, it6.scope, v24, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it25)) {
@@ -4730,18 +4761,18 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 41 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_421;
-                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_422);
+                    rt->loc = &L_424;
+                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_425);
                     tpl_value v28 = tpl_int(INT64_C(0));
                     const tpl_value a29[1] = {v27};
                     if (!k17)
-                      k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_423);
-                    tpl_value v30 = k17->fn(rt, it6.scope, 1, a29, &L_423);
-                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_424);
+                      k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_426);
+                    tpl_value v30 = k17->fn(rt, it6.scope, 1, a29, &L_426);
+                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_427);
                     const tpl_value a32[3] = {v27, v28, v31};
                     if (!k18)
-                      k18 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_425);
-                    tpl_value v33 = k18->fn(rt, it6.scope, 3, a32, &L_425);
+                      k18 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_428);
+                    tpl_value v33 = k18->fn(rt, it6.scope, 3, a32, &L_428);
                     tpl_ctx_set(rt, it6.scope, &N_open, v33);
                   }
                 }
@@ -4750,22 +4781,22 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 44 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_426;
-            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_427);
-            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_428);
-            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_429, &ic1);
+            rt->loc = &L_429;
+            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_430);
+            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_431);
+            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_432, &ic1);
             tpl_list *l37 = tpl_list_new(rt->arena, 1);
             l37->items[0] = v36;
             tpl_value v38 = tpl_list_value(l37);
             const tpl_value a39[2] = {v34, v38};
             if (!k19)
-              k19 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_430);
-            tpl_value v40 = k19->fn(rt, it6.scope, 2, a39, &L_430);
+              k19 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_433);
+            tpl_value v40 = k19->fn(rt, it6.scope, 2, a39, &L_433);
             tpl_ctx_set(rt, it6.scope, &N_open, v40);
           }
 #line 45 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_431;
+            rt->loc = &L_434;
             tpl_value v44 = tpl_null();
             bool b43 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v44);
             if (!b43)
@@ -4781,8 +4812,8 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v46 = v42;
             } else {
               tpl_value v47 = tpl_str("#", 1u);
-              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_432);
-              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_433, &ic2);
+              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_435);
+              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_436, &ic2);
               tpl_value v50 = tpl_op_concat(rt, v47, v49);
               v46 = v50;
             }
@@ -4792,7 +4823,7 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li class=\"", 11);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_434;
+            rt->loc = &L_437;
             tpl_value v56 = tpl_null();
             bool b55 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v56);
             if (!b55)
@@ -4820,11 +4851,11 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b61) {
 #line 46 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_435;
-                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_436);
-                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_437, &ic3);
-                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_438, &ic4);
-                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_439);
+                rt->loc = &L_438;
+                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_439);
+                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_440, &ic3);
+                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_441, &ic4);
+                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_442);
                 tpl_out_value(rt, v65);
               }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -4835,31 +4866,31 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_440;
-            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_441);
-            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_442, &ic5);
+            rt->loc = &L_443;
+            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_444);
+            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_445, &ic5);
             tpl_out_value(rt, v67);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_443;
-            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_444);
+            rt->loc = &L_446;
+            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_447);
             tpl_out_value(rt, v68);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_445;
-            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_446);
+            rt->loc = &L_448;
+            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_449);
             tpl_out_value(rt, v69);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"", 1);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_447;
-            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_448);
+            rt->loc = &L_450;
+            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_451);
             bool b71 = tpl_truthy(v70);
             if (b71) {
               bool b72 = tpl_loose_eq(rt, v69, v70);
@@ -4874,9 +4905,9 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, ">", 1);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_449;
+            rt->loc = &L_452;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_450);
+            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_453);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -4887,24 +4918,24 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 49 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_451;
-        v75 = tpl_var(rt, ctx, self, &N_open, &L_452);
+        rt->loc = &L_454;
+        v75 = tpl_var(rt, ctx, self, &N_open, &L_455);
         const tpl_value a76[1] = {v75};
         if (!k17)
-          k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_453);
-        tpl_value v77 = k17->fn(rt, ctx, 1, a76, &L_453);
+          k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_456);
+        tpl_value v77 = k17->fn(rt, ctx, 1, a76, &L_456);
         tpl_value v78 = tpl_int(INT64_C(1));
         bool b79 = tpl_compare(rt, v78, v77) < 0;
         if (b79) {
 #line 49 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_454;
+            rt->loc = &L_457;
             tpl_value v80 = tpl_int(INT64_C(2));
             const tpl_value a81[1] = {v75};
             if (!k17)
-              k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_455);
-            tpl_value v82 = k17->fn(rt, ctx, 1, a81, &L_455);
-            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_456);
+              k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_458);
+            tpl_value v82 = k17->fn(rt, ctx, 1, a81, &L_458);
+            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_459);
             tpl_iter it84;
             tpl_for_begin(rt, &it84, ctx, v83, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it84)) {
@@ -4962,18 +4993,18 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 57 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_457;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_458);
+    rt->loc = &L_460;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_461);
     const tpl_value a1[1] = {v0};
     if (!k20)
-      k20 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_459);
-    bool b2 = !tpl_truthy(k20->fn(rt, ctx, 1, a1, &L_459));
+      k20 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_462);
+    bool b2 = !tpl_truthy(k20->fn(rt, ctx, 1, a1, &L_462));
     if (b2) {
 #line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<nav class=\"", 12);
 #line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_460;
+        rt->loc = &L_463;
         tpl_value v4 = tpl_null();
         bool b3 = tpl_var_probe(rt, ctx, self, &N_class, &v4);
         if (!b3)
@@ -4991,34 +5022,34 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "\" aria-labelledby=\"", 19);
 #line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_461;
-        v7 = tpl_var(rt, ctx, self, &N_id, &L_462);
+        rt->loc = &L_464;
+        v7 = tpl_var(rt, ctx, self, &N_id, &L_465);
         tpl_out_value(rt, v7);
       }
 #line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">\n<h2 class=\"toc-title\" id=\"", 29);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_463;
+        rt->loc = &L_466;
         tpl_out_value(rt, v7);
       }
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">", 2);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_464;
-        v8 = tpl_var(rt, ctx, self, &N_title, &L_465);
+        rt->loc = &L_467;
+        v8 = tpl_var(rt, ctx, self, &N_title, &L_468);
         tpl_out_value(rt, v8);
       }
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</h2>\n", 6);
 #line 60 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_466;
-        v9 = tpl_var(rt, ctx, self, &N_root, &L_467);
-        v10 = tpl_var(rt, ctx, self, &N_current, &L_468);
+        rt->loc = &L_469;
+        v9 = tpl_var(rt, ctx, self, &N_root, &L_470);
+        v10 = tpl_var(rt, ctx, self, &N_current, &L_471);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_469);
+        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_472);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/clean/common/partials/macros.twig"
@@ -5027,52 +5058,134 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 }
 
+#line 70 "themes/clean/common/partials/macros.twig"
+static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+  (void)ctx;
+  const tpl_template *self = def->owner;
+  (void)self;
+  const tpl_blocks *blocks = tpl_blocks_of(rt, self);
+  (void)blocks;
+  const tpl_callable *k21 = NULL;
+  tpl_value v0 = tpl_null();
+#line 70 "themes/clean/common/partials/macros.twig"
+  if (!tpl_ctx_has_own(ctx, &N_s)) {
+    tpl_ctx_set_own(rt, ctx, &N_s, tpl_null());
+  }
+#line 71 "themes/clean/common/partials/macros.twig"
+  {
+    rt->loc = &L_473;
+    v0 = tpl_var(rt, ctx, self, &N_s, &L_474);
+    tpl_map *m1 = tpl_map_new(rt->arena, 19);
+    tpl_value v2 = tpl_str("&", 1u);
+    tpl_value v3 = tpl_str("&amp;", 5u);
+    tpl_map_set(rt->arena, m1, v2, v3);
+    tpl_value v4 = tpl_str("<", 1u);
+    tpl_value v5 = tpl_str("&lt;", 4u);
+    tpl_map_set(rt->arena, m1, v4, v5);
+    tpl_value v6 = tpl_str(">", 1u);
+    tpl_value v7 = tpl_str("&gt;", 4u);
+    tpl_map_set(rt->arena, m1, v6, v7);
+    tpl_value v8 = tpl_str("\"", 1u);
+    tpl_value v9 = tpl_str("&quot;", 6u);
+    tpl_map_set(rt->arena, m1, v8, v9);
+    tpl_value v10 = tpl_str("\\", 1u);
+    tpl_value v11 = tpl_str("&#92;", 5u);
+    tpl_map_set(rt->arena, m1, v10, v11);
+    tpl_value v12 = tpl_str("`", 1u);
+    tpl_value v13 = tpl_str("&#96;", 5u);
+    tpl_map_set(rt->arena, m1, v12, v13);
+    tpl_value v14 = tpl_str("*", 1u);
+    tpl_value v15 = tpl_str("&#42;", 5u);
+    tpl_map_set(rt->arena, m1, v14, v15);
+    tpl_value v16 = tpl_str("_", 1u);
+    tpl_value v17 = tpl_str("&#95;", 5u);
+    tpl_map_set(rt->arena, m1, v16, v17);
+    tpl_value v18 = tpl_str("[", 1u);
+    tpl_value v19 = tpl_str("&#91;", 5u);
+    tpl_map_set(rt->arena, m1, v18, v19);
+    tpl_value v20 = tpl_str("]", 1u);
+    tpl_value v21 = tpl_str("&#93;", 5u);
+    tpl_map_set(rt->arena, m1, v20, v21);
+    tpl_value v22 = tpl_str("!", 1u);
+    tpl_value v23 = tpl_str("&#33;", 5u);
+    tpl_map_set(rt->arena, m1, v22, v23);
+    tpl_value v24 = tpl_str("~", 1u);
+    tpl_value v25 = tpl_str("&#126;", 6u);
+    tpl_map_set(rt->arena, m1, v24, v25);
+    tpl_value v26 = tpl_str("|", 1u);
+    tpl_value v27 = tpl_str("&#124;", 6u);
+    tpl_map_set(rt->arena, m1, v26, v27);
+    tpl_value v28 = tpl_str("#", 1u);
+    tpl_value v29 = tpl_str("&#35;", 5u);
+    tpl_map_set(rt->arena, m1, v28, v29);
+    tpl_value v30 = tpl_str("-", 1u);
+    tpl_value v31 = tpl_str("&#45;", 5u);
+    tpl_map_set(rt->arena, m1, v30, v31);
+    tpl_value v32 = tpl_str("+", 1u);
+    tpl_value v33 = tpl_str("&#43;", 5u);
+    tpl_map_set(rt->arena, m1, v32, v33);
+    tpl_value v34 = tpl_str(".", 1u);
+    tpl_value v35 = tpl_str("&#46;", 5u);
+    tpl_map_set(rt->arena, m1, v34, v35);
+    tpl_value v36 = tpl_str("=", 1u);
+    tpl_value v37 = tpl_str("&#61;", 5u);
+    tpl_map_set(rt->arena, m1, v36, v37);
+    tpl_value v38 = tpl_str("\n", 1u);
+    tpl_value v39 = tpl_str(" ", 1u);
+    tpl_map_set(rt->arena, m1, v38, v39);
+    tpl_value v40 = tpl_map_or_list(rt->arena, m1);
+    const tpl_value a41[2] = {v0, v40};
+    if (!k21)
+      k21 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_475);
+    tpl_value v42 = k21->fn(rt, ctx, 2, a41, &L_475);
+    tpl_out_value(rt, v42);
+  }
+}
+
 #line 1 "themes/clean/common/partials/macros.twig"
-static void fn50(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
-#line 64 "themes/clean/common/partials/macros.twig"
-  tpl_out(rt, "\n", 1);
 }
 
 /* ---- preface.twig ---- */
 
 #line 1 "themes/clean/html/preface.twig"
-static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/clean/html/preface.twig"
   {
-    rt->loc = &L_470;
+    rt->loc = &L_476;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_470);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_476);
   }
 }
 
 /* ---- prologue.twig ---- */
 
 #line 1 "themes/clean/html/prologue.twig"
-static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn53(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/clean/html/prologue.twig"
   {
-    rt->loc = &L_471;
+    rt->loc = &L_477;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_471);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_477);
   }
 }
 
 /* ---- style.css.twig ---- */
 
 #line 6 "themes/clean/common/style.css.twig"
-static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5080,134 +5193,134 @@ static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 6 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_472;
+    rt->loc = &L_478;
     tpl_value v0 = tpl_str("css/variables.css.twig", 22u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_472);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_478);
   }
 }
 
 #line 7 "themes/clean/common/style.css.twig"
-static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
-  (void)rt;
-  (void)ctx;
-  (void)blocks;
-  const tpl_template *self = def->owner;
-  (void)self;
-#line 7 "themes/clean/common/style.css.twig"
-  {
-    rt->loc = &L_473;
-    tpl_value v0 = tpl_str("css/base.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_473);
-  }
-}
-
-#line 8 "themes/clean/common/style.css.twig"
 static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 8 "themes/clean/common/style.css.twig"
+#line 7 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_474;
-    tpl_value v0 = tpl_str("css/typography.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_474);
+    rt->loc = &L_479;
+    tpl_value v0 = tpl_str("css/base.css.twig", 17u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_479);
   }
 }
 
-#line 9 "themes/clean/common/style.css.twig"
+#line 8 "themes/clean/common/style.css.twig"
 static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 9 "themes/clean/common/style.css.twig"
+#line 8 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_475;
-    tpl_value v0 = tpl_str("css/content.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_475);
+    rt->loc = &L_480;
+    tpl_value v0 = tpl_str("css/typography.css.twig", 23u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_480);
   }
 }
 
-#line 10 "themes/clean/common/style.css.twig"
+#line 9 "themes/clean/common/style.css.twig"
 static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 10 "themes/clean/common/style.css.twig"
+#line 9 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_476;
-    tpl_value v0 = tpl_str("css/code.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_476);
+    rt->loc = &L_481;
+    tpl_value v0 = tpl_str("css/content.css.twig", 20u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_481);
   }
 }
 
-#line 11 "themes/clean/common/style.css.twig"
+#line 10 "themes/clean/common/style.css.twig"
 static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 11 "themes/clean/common/style.css.twig"
+#line 10 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_477;
-    tpl_value v0 = tpl_str("css/figures.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_477);
+    rt->loc = &L_482;
+    tpl_value v0 = tpl_str("css/code.css.twig", 17u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_482);
   }
 }
 
-#line 12 "themes/clean/common/style.css.twig"
+#line 11 "themes/clean/common/style.css.twig"
 static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 12 "themes/clean/common/style.css.twig"
+#line 11 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_478;
-    tpl_value v0 = tpl_str("css/tables.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_478);
+    rt->loc = &L_483;
+    tpl_value v0 = tpl_str("css/figures.css.twig", 20u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_483);
   }
 }
 
-#line 13 "themes/clean/common/style.css.twig"
+#line 12 "themes/clean/common/style.css.twig"
 static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 13 "themes/clean/common/style.css.twig"
+#line 12 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_479;
-    tpl_value v0 = tpl_str("css/items.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_479);
+    rt->loc = &L_484;
+    tpl_value v0 = tpl_str("css/tables.css.twig", 19u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_484);
   }
 }
 
-#line 14 "themes/clean/common/style.css.twig"
+#line 13 "themes/clean/common/style.css.twig"
 static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
+#line 13 "themes/clean/common/style.css.twig"
+  {
+    rt->loc = &L_485;
+    tpl_value v0 = tpl_str("css/items.css.twig", 18u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_485);
+  }
+}
+
+#line 14 "themes/clean/common/style.css.twig"
+static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)ctx;
+  (void)blocks;
+  const tpl_template *self = def->owner;
+  (void)self;
 #line 14 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_480;
+    rt->loc = &L_486;
     tpl_value v0 = tpl_str("css/layout.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_480);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_486);
   }
 }
 
 #line 15 "themes/clean/common/style.css.twig"
-static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5215,14 +5328,14 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 15 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_481;
+    rt->loc = &L_487;
     tpl_value v0 = tpl_str("css/navigation.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_481);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_487);
   }
 }
 
 #line 16 "themes/clean/common/style.css.twig"
-static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5233,9 +5346,9 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 16 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_482;
-    v0 = tpl_var(rt, ctx, self, &N_edition, &L_483);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_format, &L_484, &ic0);
+    rt->loc = &L_488;
+    v0 = tpl_var(rt, ctx, self, &N_edition, &L_489);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_format, &L_490, &ic0);
     tpl_value v2 = tpl_str("html_chunked", 12u);
     bool b3 = tpl_loose_eq(rt, v1, v2);
     if (b3) {
@@ -5262,16 +5375,16 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     if (b3) {
 #line 16 "themes/clean/common/style.css.twig"
       {
-        rt->loc = &L_485;
+        rt->loc = &L_491;
         tpl_value v12 = tpl_str("css/search.css.twig", 19u);
-        tpl_include(rt, ctx, v12, tpl_null(), false, false, &L_485);
+        tpl_include(rt, ctx, v12, tpl_null(), false, false, &L_491);
       }
     }
   }
 }
 
 #line 17 "themes/clean/common/style.css.twig"
-static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5279,14 +5392,14 @@ static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 17 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_486;
+    rt->loc = &L_492;
     tpl_value v0 = tpl_str("css/print.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_486);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_492);
   }
 }
 
 #line 18 "themes/clean/common/style.css.twig"
-static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn66(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5295,7 +5408,7 @@ static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/common/style.css.twig"
-static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5304,75 +5417,75 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "/* Octavo, theme \"clean\": HTML and website editions */\n", 55);
 #line 6 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_487;
-    tpl_display_block(rt, ctx, blocks, &N_variables, &L_487);
+    rt->loc = &L_493;
+    tpl_display_block(rt, ctx, blocks, &N_variables, &L_493);
   }
 #line 7 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_488;
-    tpl_display_block(rt, ctx, blocks, &N_base, &L_488);
+    rt->loc = &L_494;
+    tpl_display_block(rt, ctx, blocks, &N_base, &L_494);
   }
 #line 8 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_489;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_489);
+    rt->loc = &L_495;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_495);
   }
 #line 9 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_490;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_490);
+    rt->loc = &L_496;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_496);
   }
 #line 10 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_491;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_491);
+    rt->loc = &L_497;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_497);
   }
 #line 11 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_492;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_492);
+    rt->loc = &L_498;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_498);
   }
 #line 12 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_493;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_493);
+    rt->loc = &L_499;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_499);
   }
 #line 13 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_494;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_494);
+    rt->loc = &L_500;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_500);
   }
 #line 14 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_495;
-    tpl_display_block(rt, ctx, blocks, &N_layout, &L_495);
+    rt->loc = &L_501;
+    tpl_display_block(rt, ctx, blocks, &N_layout, &L_501);
   }
 #line 15 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_496;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_496);
+    rt->loc = &L_502;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_502);
   }
 #line 16 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_497;
-    tpl_display_block(rt, ctx, blocks, &N_search, &L_497);
+    rt->loc = &L_503;
+    tpl_display_block(rt, ctx, blocks, &N_search, &L_503);
   }
 #line 17 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_498;
-    tpl_display_block(rt, ctx, blocks, &N_print, &L_498);
+    rt->loc = &L_504;
+    tpl_display_block(rt, ctx, blocks, &N_print, &L_504);
   }
 #line 18 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_499;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_499);
+    rt->loc = &L_505;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_505);
   }
 }
 
 /* ---- table.twig ---- */
 
 #line 1 "themes/clean/common/table.twig"
-static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5396,12 +5509,12 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_500;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_501);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_502, &ic0);
+    rt->loc = &L_506;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_507);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_508, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_503, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_509, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -5412,16 +5525,16 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_504;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_505);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_506, &ic2);
+    rt->loc = &L_510;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_511);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_512, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/clean/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_507;
+        rt->loc = &L_513;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/clean/common/table.twig"
@@ -5432,22 +5545,22 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_508;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_509);
+    rt->loc = &L_514;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_515);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/clean/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_510;
+        rt->loc = &L_516;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/clean/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_511;
+            rt->loc = &L_517;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/clean/common/table.twig"
@@ -5458,23 +5571,23 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_512;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_513, &ic3);
+        rt->loc = &L_518;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_519, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_514;
+            rt->loc = &L_520;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_515;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_516, &ic4);
+            rt->loc = &L_521;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_522, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/clean/common/table.twig"
@@ -5485,8 +5598,8 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_517;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_518, &ic5);
+        rt->loc = &L_523;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_524, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/clean/common/table.twig"
@@ -5497,7 +5610,7 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_519;
+    rt->loc = &L_525;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -5508,7 +5621,7 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_520;
+        rt->loc = &L_526;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/clean/common/table.twig"
@@ -5519,8 +5632,8 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_521;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_522, &ic6);
+    rt->loc = &L_527;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_528, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/clean/common/table.twig"
@@ -5530,63 +5643,89 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.md.twig ---- */
 
 #line 1 "themes/clean/contents/title.md.twig"
-static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
-  tpl_value v0 = tpl_null();
+  const tpl_callable *k22 = NULL;
   tpl_value v1 = tpl_null();
-  tpl_value v3 = tpl_null();
-  tpl_value v6 = tpl_null();
+  tpl_value v2 = tpl_null();
+  tpl_value v5 = tpl_null();
+  tpl_value v14 = tpl_null();
   tpl_ic ic0 = {0, NULL};
   tpl_ic ic1 = {0, NULL};
   tpl_ic ic2 = {0, NULL};
-#line 3 "themes/clean/contents/title.md.twig"
-  tpl_out(rt, "# ", 2);
-#line 3 "themes/clean/contents/title.md.twig"
+#line 6 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_523;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_524);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_525, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_526);
-    tpl_out_value(rt, v2);
+    rt->loc = &L_529;
+    tpl_value v0 = tpl_str("partials/macros.twig", 20u);
+    tpl_import(rt, self, 0, v0, &L_529);
   }
-#line 3 "themes/clean/contents/title.md.twig"
-  tpl_out(rt, "\n\n", 2);
-#line 5 "themes/clean/contents/title.md.twig"
+#line 7 "themes/clean/contents/title.md.twig"
+  tpl_out(rt, "# ", 2);
+#line 7 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_527;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_528, &ic1);
-    bool b4 = tpl_truthy(v3);
-    if (b4) {
-#line 6 "themes/clean/contents/title.md.twig"
+    rt->loc = &L_530;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_531);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_532, &ic0);
+    const tpl_value a3[1] = {v2};
+    tpl_value v4 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a3, NULL, &L_533);
+    tpl_out_value(rt, v4);
+  }
+#line 7 "themes/clean/contents/title.md.twig"
+  tpl_out(rt, "\n\n", 2);
+#line 9 "themes/clean/contents/title.md.twig"
+  {
+    rt->loc = &L_534;
+    v5 = tpl_getattr_name_ic(rt, v1, &N_author, &L_535, &ic1);
+    bool b6 = tpl_truthy(v5);
+    if (b6) {
+#line 10 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
-#line 6 "themes/clean/contents/title.md.twig"
+#line 10 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_529;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_530);
-        tpl_out_value(rt, v5);
+        rt->loc = &L_536;
+        tpl_value v7 = tpl_escape_value(rt, v5, TPL_ESC_HTML, &L_537);
+        tpl_map *m8 = tpl_map_new(rt->arena, 1);
+        tpl_value v9 = tpl_str("\n", 1u);
+        tpl_value v10 = tpl_str(" ", 1u);
+        tpl_map_set(rt->arena, m8, v9, v10);
+        tpl_value v11 = tpl_map_or_list(rt->arena, m8);
+        const tpl_value a12[2] = {v7, v11};
+        if (!k22)
+          k22 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_538);
+        tpl_value v13 = k22->fn(rt, ctx, 2, a12, &L_538);
+        tpl_out_value(rt, v13);
       }
-#line 6 "themes/clean/contents/title.md.twig"
+#line 10 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "</p>\n\n", 6);
     }
   }
-#line 9 "themes/clean/contents/title.md.twig"
+#line 13 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_531;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_532, &ic2);
-    bool b7 = tpl_truthy(v6);
-    if (b7) {
-#line 10 "themes/clean/contents/title.md.twig"
+    rt->loc = &L_539;
+    v14 = tpl_getattr_name_ic(rt, v1, &N_edition, &L_540, &ic2);
+    bool b15 = tpl_truthy(v14);
+    if (b15) {
+#line 14 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
-#line 10 "themes/clean/contents/title.md.twig"
+#line 14 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_533;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_534);
-        tpl_out_value(rt, v8);
+        rt->loc = &L_541;
+        tpl_value v16 = tpl_escape_value(rt, v14, TPL_ESC_HTML, &L_542);
+        tpl_map *m17 = tpl_map_new(rt->arena, 1);
+        tpl_value v18 = tpl_str("\n", 1u);
+        tpl_value v19 = tpl_str(" ", 1u);
+        tpl_map_set(rt->arena, m17, v18, v19);
+        tpl_value v20 = tpl_map_or_list(rt->arena, m17);
+        const tpl_value a21[2] = {v16, v20};
+        if (!k22)
+          k22 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_543);
+        tpl_value v22 = k22->fn(rt, ctx, 2, a21, &L_543);
+        tpl_out_value(rt, v22);
       }
-#line 10 "themes/clean/contents/title.md.twig"
+#line 14 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "</p>\n", 5);
     }
   }
@@ -5595,7 +5734,7 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.twig ---- */
 
 #line 1 "themes/clean/html/title.twig"
-static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn70(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5615,26 +5754,26 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 4 "themes/clean/html/title.twig"
   {
-    rt->loc = &L_535;
+    rt->loc = &L_544;
     tpl_value v0;
-    v1 = tpl_var(rt, ctx, self, &N_item, &L_536);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_537, &ic0);
+    v1 = tpl_var(rt, ctx, self, &N_item, &L_545);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_546, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
-      v4 = tpl_var(rt, ctx, self, &N_app, &L_538);
+      v4 = tpl_var(rt, ctx, self, &N_app, &L_547);
       tpl_value v5 = tpl_str("getTitle", 8u);
       tpl_value v6 = tpl_str("title", 5u);
       const tpl_value a7[1] = {v6};
-      tpl_value v8 = tpl_call_method(rt, v4, v5, 1, a7, &L_539);
+      tpl_value v8 = tpl_call_method(rt, v4, v5, 1, a7, &L_548);
       bool b9 = !tpl_loose_eq(rt, v2, v8);
       b3 = b9;
     }
     if (b3) {
       v0 = v2;
     } else {
-      v10 = tpl_var(rt, ctx, self, &N_book, &L_540);
-      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_541, &ic1);
-      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_542);
+      v10 = tpl_var(rt, ctx, self, &N_book, &L_549);
+      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_550, &ic1);
+      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_551);
       v0 = v12;
     }
     tpl_ctx_set(rt, ctx, &N_heading, v0);
@@ -5643,25 +5782,25 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item title\">\n<h1 id=\"", 37);
 #line 6 "themes/clean/html/title.twig"
   {
-    rt->loc = &L_543;
-    v13 = tpl_var(rt, ctx, self, &N_item, &L_544);
-    v14 = tpl_getattr_name_ic(rt, v13, &N_slug, &L_545, &ic2);
+    rt->loc = &L_552;
+    v13 = tpl_var(rt, ctx, self, &N_item, &L_553);
+    v14 = tpl_getattr_name_ic(rt, v13, &N_slug, &L_554, &ic2);
     tpl_out_value(rt, v14);
   }
 #line 6 "themes/clean/html/title.twig"
   tpl_out(rt, "\">", 2);
 #line 6 "themes/clean/html/title.twig"
   {
-    rt->loc = &L_546;
-    v15 = tpl_var(rt, ctx, self, &N_heading, &L_547);
+    rt->loc = &L_555;
+    v15 = tpl_var(rt, ctx, self, &N_heading, &L_556);
     tpl_out_value(rt, v15);
   }
 #line 6 "themes/clean/html/title.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 7 "themes/clean/html/title.twig"
   {
-    rt->loc = &L_548;
-    v16 = tpl_getattr_name_ic(rt, v13, &N_content, &L_549, &ic3);
+    rt->loc = &L_557;
+    v16 = tpl_getattr_name_ic(rt, v13, &N_content, &L_558, &ic3);
     tpl_out_value(rt, v16);
   }
 #line 7 "themes/clean/html/title.twig"
@@ -5671,7 +5810,7 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- toc.twig ---- */
 
 #line 11 "themes/clean/html/toc.twig"
-static tpl_value fn71(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn72(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -5683,9 +5822,9 @@ static tpl_value fn71(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v1 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_563, &cl->ics[0]);
+  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_572, &cl->ics[0]);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_564);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_573);
   tpl_value v2 = cl->slots[0];
   bool b3 = tpl_compare(rt, v1, v2) <= 0;
   tpl_value v4 = tpl_bool(b3);
@@ -5693,7 +5832,7 @@ static tpl_value fn71(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
 }
 
 #line 15 "themes/clean/html/toc.twig"
-static tpl_value fn72(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn73(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -5702,7 +5841,7 @@ static tpl_value fn72(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   (void)self;
   const tpl_blocks *blocks = cl->blocks;
   (void)blocks;
-  const tpl_callable *k23 = NULL;
+  const tpl_callable *k25 = NULL;
   tpl_value v4 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
@@ -5711,28 +5850,28 @@ static tpl_value fn72(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_map *m1 = tpl_map_new(rt->arena, 1);
   tpl_value v2 = tpl_str("config", 6u);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_580);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_589);
   tpl_value v3 = cl->slots[0];
-  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_581, &cl->ics[0]);
+  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_590, &cl->ics[0]);
   tpl_map_set(rt->arena, m1, v2, v4);
   tpl_value v5 = tpl_map_or_list(rt->arena, m1);
   const tpl_value a6[2] = {v0, v5};
-  if (!k23)
-    k23 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_582);
-  tpl_value v7 = k23->fn(rt, scope, 2, a6, &L_582);
+  if (!k25)
+    k25 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_591);
+  tpl_value v7 = k25->fn(rt, scope, 2, a6, &L_591);
   return v7;
 }
 
 #line 1 "themes/clean/html/toc.twig"
-static void fn70(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn71(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
-  const tpl_callable *k21 = NULL;
-  const tpl_callable *k22 = NULL;
+  const tpl_callable *k23 = NULL;
   const tpl_callable *k24 = NULL;
-  const tpl_callable *k25 = NULL;
+  const tpl_callable *k26 = NULL;
+  const tpl_callable *k27 = NULL;
   tpl_value v26 = tpl_null();
   tpl_value v32 = tpl_null();
   tpl_value v33 = tpl_null();
@@ -5764,13 +5903,13 @@ static void fn70(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic8 = {0, NULL};
 #line 5 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_550;
+    rt->loc = &L_559;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_550);
+    tpl_import(rt, self, 0, v0, &L_559);
   }
 #line 6 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_551;
+    rt->loc = &L_560;
     tpl_value v6 = tpl_null();
     bool b5 = tpl_var_probe(rt, ctx, self, &N_edition, &v6);
     if (!b5)
@@ -5803,7 +5942,7 @@ static void fn70(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 7 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_552;
+    rt->loc = &L_561;
     tpl_value v19 = tpl_null();
     bool b18 = tpl_var_probe(rt, ctx, self, &N_edition, &v19);
     if (!b18)
@@ -5831,35 +5970,35 @@ static void fn70(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_553;
+    rt->loc = &L_562;
     tpl_list *l24 = tpl_list_new(rt->arena, 0);
     tpl_value v25 = tpl_list_value(l24);
     tpl_ctx_set(rt, ctx, &N_entries, v25);
   }
 #line 9 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_554;
-    v26 = tpl_var(rt, ctx, self, &N_app, &L_555);
+    rt->loc = &L_563;
+    v26 = tpl_var(rt, ctx, self, &N_app, &L_564);
     tpl_value v27 = tpl_str("get", 3u);
     tpl_value v28 = tpl_str("publishing.items", 16u);
     const tpl_value a29[1] = {v28};
-    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_556);
+    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_565);
     tpl_iter it31;
     tpl_for_begin(rt, &it31, ctx, v30, &N__key, &N_other, false);
     while (tpl_for_next(rt, &it31)) {
       tpl_for_accept(rt, &it31);
 #line 10 "themes/clean/html/toc.twig"
       {
-        rt->loc = &L_557;
-        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_558);
-        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_559, &ic0);
-        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_560, &ic1);
-        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_561);
+        rt->loc = &L_566;
+        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_567);
+        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_568, &ic0);
+        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_569, &ic1);
+        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_570);
         bool b36 = tpl_op_in(rt, v34, v35);
         if (b36) {
 #line 11 "themes/clean/html/toc.twig"
           {
-            rt->loc = &L_562;
+            rt->loc = &L_571;
             tpl_value v40 = tpl_null();
             bool b39 = tpl_var_probe(rt, it31.scope, self, &N_other, &v40);
             if (!b39)
@@ -5878,27 +6017,27 @@ static void fn70(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
               tpl_value v44 = tpl_list_value(l43);
               v42 = v44;
             }
-            tpl_value v45 = tpl_closure_new_slots(rt, fn71, it31.scope, self, blocks, 1, 1);
+            tpl_value v45 = tpl_closure_new_slots(rt, fn72, it31.scope, self, blocks, 1, 1);
             const tpl_value a46[2] = {v42, v45};
-            if (!k21)
-              k21 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_565);
-            tpl_value v47 = k21->fn(rt, it31.scope, 2, a46, &L_565);
+            if (!k23)
+              k23 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_574);
+            tpl_value v47 = k23->fn(rt, it31.scope, 2, a46, &L_574);
             tpl_ctx_set(rt, it31.scope, &N_own, v47);
           }
 #line 12 "themes/clean/html/toc.twig"
           {
-            rt->loc = &L_566;
-            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_567);
+            rt->loc = &L_575;
+            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_576);
             const tpl_value a49[1] = {v48};
-            if (!k22)
-              k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_568);
-            bool b50 = tpl_truthy(k22->fn(rt, it31.scope, 1, a49, &L_568));
+            if (!k24)
+              k24 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_577);
+            bool b50 = tpl_truthy(k24->fn(rt, it31.scope, 1, a49, &L_577));
             if (b50) {
-              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_569);
-              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_570, &ic2);
+              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_578);
+              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_579, &ic2);
               bool b53 = tpl_truthy(v52);
               if (!b53) {
-                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_571, &ic3);
+                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_580, &ic3);
                 bool b55 = tpl_truthy(v54);
                 b53 = b55;
               }
@@ -5907,20 +6046,20 @@ static void fn70(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
             if (b50) {
 #line 13 "themes/clean/html/toc.twig"
               {
-                rt->loc = &L_572;
+                rt->loc = &L_581;
                 tpl_map *m56 = tpl_map_new(rt->arena, 4);
                 tpl_value v57 = tpl_str("level", 5u);
                 tpl_value v58 = tpl_int(INT64_C(1));
                 tpl_map_set(rt->arena, m56, v57, v58);
                 tpl_value v59 = tpl_str("label", 5u);
-                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_573);
-                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_574, &ic4);
+                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_582);
+                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_583, &ic4);
                 tpl_map_set(rt->arena, m56, v59, v61);
                 tpl_value v62 = tpl_str("title", 5u);
-                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_575, &ic5);
+                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_584, &ic5);
                 tpl_map_set(rt->arena, m56, v62, v63);
                 tpl_value v64 = tpl_str("url", 3u);
-                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_576, &ic6);
+                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_585, &ic6);
                 tpl_map_set(rt->arena, m56, v64, v65);
                 tpl_value v66 = tpl_map_or_list(rt->arena, m56);
                 tpl_list *l67 = tpl_list_new(rt->arena, 1);
@@ -5932,18 +6071,18 @@ static void fn70(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           }
 #line 15 "themes/clean/html/toc.twig"
           {
-            rt->loc = &L_577;
-            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_578);
-            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_579);
-            tpl_value v71 = tpl_closure_new_slots(rt, fn72, it31.scope, self, blocks, 1, 1);
+            rt->loc = &L_586;
+            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_587);
+            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_588);
+            tpl_value v71 = tpl_closure_new_slots(rt, fn73, it31.scope, self, blocks, 1, 1);
             const tpl_value a72[2] = {v70, v71};
-            if (!k24)
-              k24 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_583);
-            tpl_value v73 = k24->fn(rt, it31.scope, 2, a72, &L_583);
+            if (!k26)
+              k26 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_592);
+            tpl_value v73 = k26->fn(rt, it31.scope, 2, a72, &L_592);
             const tpl_value a74[2] = {v69, v73};
-            if (!k25)
-              k25 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_584);
-            tpl_value v75 = k25->fn(rt, it31.scope, 2, a74, &L_584);
+            if (!k27)
+              k27 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_593);
+            tpl_value v75 = k27->fn(rt, it31.scope, 2, a74, &L_593);
             tpl_ctx_set(rt, it31.scope, &N_entries, v75);
           }
         }
@@ -5952,22 +6091,22 @@ static void fn70(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 18 "themes/clean/html/toc.twig"
   {
-    rt->loc = &L_585;
-    v76 = tpl_var(rt, ctx, self, &N_entries, &L_586);
-    v77 = tpl_var(rt, ctx, self, &N_item, &L_587);
-    v78 = tpl_getattr_name_ic(rt, v77, &N_title, &L_588, &ic7);
-    v79 = tpl_getattr_name_ic(rt, v77, &N_slug, &L_589, &ic8);
-    v80 = tpl_var(rt, ctx, self, &N_root, &L_590);
+    rt->loc = &L_594;
+    v76 = tpl_var(rt, ctx, self, &N_entries, &L_595);
+    v77 = tpl_var(rt, ctx, self, &N_item, &L_596);
+    v78 = tpl_getattr_name_ic(rt, v77, &N_title, &L_597, &ic7);
+    v79 = tpl_getattr_name_ic(rt, v77, &N_slug, &L_598, &ic8);
+    v80 = tpl_var(rt, ctx, self, &N_root, &L_599);
     tpl_value v81 = tpl_str("", 0u);
     tpl_value v82 = tpl_str("item toc", 8u);
     const tpl_value a83[6] = {v76, v78, v79, v80, v81, v82};
-    tpl_value v84 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a83, NULL, &L_591);
+    tpl_value v84 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a83, NULL, &L_600);
     tpl_out_value(rt, v84);
   }
 #line 18 "themes/clean/html/toc.twig"
   tpl_out(rt, "\n", 1);
 }
-#line 5971 "clean_html.c"
+#line 6110 "clean_html.c"
 
 /* acknowledgement.twig */
 static const char T0_source[] =
@@ -7163,23 +7302,24 @@ static const char T23_source[] =
     "{#- The default content of the `edition` element: the book, its edition\n"
     "    and date, the ISBN when the edition has one, the publisher. (Twig drops\n"
     "    the newline right after a tag: hence the doubled blank lines.) -#}\n"
-    "**{{ book.title|e }}**{% if book.author %}<br />\n"
-    "{{ book.author|e }}{% endif %}\n"
+    "{% import 'partials/macros.twig' as m %}\n"
+    "**{{ m.md_text(book.title) }}**{% if book.author %}<br />\n"
+    "{{ m.md_text(book.author) }}{% endif %}\n"
     "\n"
     "\n"
-    "{% if book.edition %}{{ book.edition|e }}, {% endif %}{{ book.publication_date|default('now')|date(app.getLabel('date_format')) }}\n"
+    "{% if book.edition %}{{ m.md_text(book.edition) }}, {% endif %}{{ book.publication_date|default('now')|date(app.getLabel('date_format')) }}\n"
     "\n"
     "{% if edition.isbn %}\n"
-    "ISBN {{ edition.isbn|e }}\n"
+    "ISBN {{ m.md_text(edition.isbn) }}\n"
     "\n"
     "{% endif %}\n"
-    "{{ app.getLabel('published_with', {generator: (book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion())}) }}.\n";
+    "{{ app.getLabel('published_with', {generator: m.md_text((book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion()))}) }}.\n";
 static const tpl_template T23 = {
   .name = "edition.md.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn25,
   .source = T23_source,
-  .source_len = 633,
+  .source_len = 721,
   .ast = NULL,
 };
 
@@ -7306,7 +7446,8 @@ static const tpl_template T30 = {
 /* license.md.twig */
 static const char T31_source[] =
     "{#- The default content of the `license` element. -#}\n"
-    "© {{ book.publication_date|default('now')|date('Y') }} {{ book.author|e }}\n"
+    "{% import 'partials/macros.twig' as m %}\n"
+    "© {{ book.publication_date|default('now')|date('Y') }} {{ m.md_text(book.author) }}\n"
     "\n"
     "{{ app.getLabel('all_rights_reserved') }}\n";
 static const tpl_template T31 = {
@@ -7314,7 +7455,7 @@ static const tpl_template T31 = {
   .autoescape = TPL_ESC_NONE,
   .body = fn35,
   .source = T31_source,
-  .source_len = 173,
+  .source_len = 223,
   .ast = NULL,
 };
 
@@ -7483,12 +7624,16 @@ static const tpl_name T39_m4_params[6] = {
   {"current", 7u, 0xd965bbdau},
   {"class", 5u, 0xab3e0bffu},
 };
-static const tpl_macro_def T39_macros[5] = {
+static const tpl_name T39_m5_params[1] = {
+  {"s", 1u, 0xf60c4582u},
+};
+static const tpl_macro_def T39_macros[6] = {
   {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T39_m0_params, .fn = fn44, .owner = &T39, .node = NULL},
   {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T39_m1_params, .fn = fn45, .owner = &T39, .node = NULL},
   {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T39_m2_params, .fn = fn46, .owner = &T39, .node = NULL},
   {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T39_m3_params, .fn = fn47, .owner = &T39, .node = NULL},
   {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T39_m4_params, .fn = fn49, .owner = &T39, .node = NULL},
+  {.name = {"md_text", 7u, 0x783073e2u}, .nparams = 1, .params = T39_m5_params, .fn = fn50, .owner = &T39, .node = NULL},
 };
 static const char T39_source[] =
     "{#- Macros both HTML formats share. Values printed raw are HTML already\n"
@@ -7554,15 +7699,23 @@ static const char T39_source[] =
     "</nav>\n"
     "{% endif %}\n"
     "{%- endmacro %}\n"
-    "\n";
+    "\n"
+    "\n"
+    "{#- A value of config.yml as text in Markdown (the default title, edition\n"
+    "    and license pages): each character Markdown or HTML could take as\n"
+    "    markup written as a character reference (a title `[x](javascript:…)`\n"
+    "    is no link), a line break as a space. -#}\n"
+    "{% macro md_text(s) -%}\n"
+    "{{ s|replace({'&': '&amp;', '<': '&lt;', '>': '&gt;', '\"': '&quot;', '\\\\': '&#92;', '`': '&#96;', '*': '&#42;', '_': '&#95;', '[': '&#91;', ']': '&#93;', '!': '&#33;', '~': '&#126;', '|': '&#124;', '#': '&#35;', '-': '&#45;', '+': '&#43;', '.': '&#46;', '=': '&#61;', \"\\n\": ' '}) }}\n"
+    "{%- endmacro %}\n";
 static const tpl_template T39 = {
   .name = "partials/macros.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn50,
-  .nmacros = 5,
+  .body = fn51,
+  .nmacros = 6,
   .macros = T39_macros,
   .source = T39_source,
-  .source_len = 2710,
+  .source_len = 3299,
   .ast = NULL,
 };
 
@@ -7572,7 +7725,7 @@ static const char T40_source[] =
 static const tpl_template T40 = {
   .name = "preface.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn51,
+  .body = fn52,
   .source = T40_source,
   .source_len = 26,
   .parent_name = "item.twig",
@@ -7585,7 +7738,7 @@ static const char T41_source[] =
 static const tpl_template T41 = {
   .name = "prologue.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn52,
+  .body = fn53,
   .source = T41_source,
   .source_len = 26,
   .parent_name = "item.twig",
@@ -7594,19 +7747,19 @@ static const tpl_template T41 = {
 
 /* style.css.twig */
 static const tpl_block_def T42_blocks[13] = {
-  {.name = {"variables", 9u, 0x29ab62c2u}, .fn = fn53, .owner = &T42, .node = NULL},
-  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn54, .owner = &T42, .node = NULL},
-  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn55, .owner = &T42, .node = NULL},
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn56, .owner = &T42, .node = NULL},
-  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn57, .owner = &T42, .node = NULL},
-  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn58, .owner = &T42, .node = NULL},
-  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn59, .owner = &T42, .node = NULL},
-  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn60, .owner = &T42, .node = NULL},
-  {.name = {"layout", 6u, 0xcac17cffu}, .fn = fn61, .owner = &T42, .node = NULL},
-  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn62, .owner = &T42, .node = NULL},
-  {.name = {"search", 6u, 0x803328a9u}, .fn = fn63, .owner = &T42, .node = NULL},
-  {.name = {"print", 5u, 0x16378a88u}, .fn = fn64, .owner = &T42, .node = NULL},
-  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn65, .owner = &T42, .node = NULL},
+  {.name = {"variables", 9u, 0x29ab62c2u}, .fn = fn54, .owner = &T42, .node = NULL},
+  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn55, .owner = &T42, .node = NULL},
+  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn56, .owner = &T42, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn57, .owner = &T42, .node = NULL},
+  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn58, .owner = &T42, .node = NULL},
+  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn59, .owner = &T42, .node = NULL},
+  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn60, .owner = &T42, .node = NULL},
+  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn61, .owner = &T42, .node = NULL},
+  {.name = {"layout", 6u, 0xcac17cffu}, .fn = fn62, .owner = &T42, .node = NULL},
+  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn63, .owner = &T42, .node = NULL},
+  {.name = {"search", 6u, 0x803328a9u}, .fn = fn64, .owner = &T42, .node = NULL},
+  {.name = {"print", 5u, 0x16378a88u}, .fn = fn65, .owner = &T42, .node = NULL},
+  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn66, .owner = &T42, .node = NULL},
 };
 static const char T42_source[] =
     "{#- The stylesheet of both HTML formats (css/easybook.css). Each part is a\n"
@@ -7630,7 +7783,7 @@ static const char T42_source[] =
 static const tpl_template T42 = {
   .name = "style.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn66,
+  .body = fn67,
   .nblocks = 13,
   .blocks = T42_blocks,
   .source = T42_source,
@@ -7657,7 +7810,7 @@ static const char T43_source[] =
 static const tpl_template T43 = {
   .name = "table.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn67,
+  .body = fn68,
   .source = T43_source,
   .source_len = 744,
   .ast = NULL,
@@ -7667,21 +7820,25 @@ static const tpl_template T43 = {
 static const char T44_source[] =
     "{#- The default content of the `title` element: the book's title (which\n"
     "    becomes the item's title), author and edition. -#}\n"
-    "# {{ book.title|e }}\n"
+    "{#- Values of config.yml are text: in Markdown through md_text; inside\n"
+    "    an HTML block, where Markdown is not read, escaped, with no line\n"
+    "    break that could end the block. -#}\n"
+    "{% import 'partials/macros.twig' as m %}\n"
+    "# {{ m.md_text(book.title) }}\n"
     "\n"
     "{% if book.author %}\n"
-    "<p class=\"book-author\">{{ book.author|e }}</p>\n"
+    "<p class=\"book-author\">{{ book.author|e|replace({\"\\n\": ' '}) }}</p>\n"
     "\n"
     "{% endif %}\n"
     "{% if book.edition %}\n"
-    "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
+    "<p class=\"book-edition\">{{ book.edition|e|replace({\"\\n\": ' '}) }}</p>\n"
     "{% endif %}\n";
 static const tpl_template T44 = {
   .name = "title.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn68,
+  .body = fn69,
   .source = T44_source,
-  .source_len = 313,
+  .source_len = 585,
   .ast = NULL,
 };
 
@@ -7698,7 +7855,7 @@ static const char T45_source[] =
 static const tpl_template T45 = {
   .name = "title.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn69,
+  .body = fn70,
   .source = T45_source,
   .source_len = 423,
   .ast = NULL,
@@ -7727,7 +7884,7 @@ static const char T46_source[] =
 static const tpl_template T46 = {
   .name = "toc.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn70,
+  .body = fn71,
   .source = T46_source,
   .source_len = 946,
   .ast = NULL,

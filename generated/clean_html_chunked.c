@@ -266,462 +266,473 @@ static const tpl_loc L_202 = {F_3, 33, 18};
 static const tpl_loc L_203 = {F_3, 33, 24};
 static const tpl_name N_output = {"output", 6u, 0x79a94f04u};
 static const char F_4[] = "edition.md.twig";
-static const tpl_loc L_204 = {F_4, 4, 3};
-static const tpl_loc L_205 = {F_4, 4, 6};
-static const tpl_loc L_206 = {F_4, 4, 11};
-static const tpl_loc L_207 = {F_4, 4, 17};
-static const tpl_loc L_208 = {F_4, 4, 26};
-static const tpl_loc L_209 = {F_4, 4, 34};
+static const tpl_loc L_204 = {F_4, 4, 11};
+static const tpl_loc L_205 = {F_4, 5, 3};
+static const tpl_loc L_206 = {F_4, 5, 16};
+static const tpl_loc L_207 = {F_4, 5, 21};
+static const tpl_loc L_208 = {F_4, 5, 6};
+static const tpl_name N_md_text = {"md_text", 7u, 0x783073e2u};
+static const tpl_loc L_209 = {F_4, 5, 35};
+static const tpl_loc L_210 = {F_4, 5, 43};
 static const tpl_name N_author = {"author", 6u, 0x4f7aba56u};
-static const tpl_loc L_210 = {F_4, 5, 1};
-static const tpl_loc L_211 = {F_4, 5, 16};
-static const tpl_loc L_212 = {F_4, 8, 4};
-static const tpl_loc L_213 = {F_4, 8, 12};
+static const tpl_loc L_211 = {F_4, 6, 1};
+static const tpl_loc L_212 = {F_4, 6, 4};
+static const tpl_loc L_213 = {F_4, 9, 4};
+static const tpl_loc L_214 = {F_4, 9, 12};
 static const tpl_name N_edition = {"edition", 7u, 0x53685671u};
-static const tpl_loc L_214 = {F_4, 8, 22};
-static const tpl_loc L_215 = {F_4, 8, 38};
-static const tpl_loc L_216 = {F_4, 8, 55};
-static const tpl_loc L_217 = {F_4, 8, 100};
-static const tpl_loc L_218 = {F_4, 8, 104};
-static const tpl_loc L_219 = {F_4, 8, 95};
-static const tpl_loc L_220 = {F_4, 10, 4};
-static const tpl_loc L_221 = {F_4, 10, 7};
-static const tpl_loc L_222 = {F_4, 10, 15};
+static const tpl_loc L_215 = {F_4, 9, 22};
+static const tpl_loc L_216 = {F_4, 9, 25};
+static const tpl_loc L_217 = {F_4, 9, 64};
+static const tpl_loc L_218 = {F_4, 9, 109};
+static const tpl_loc L_219 = {F_4, 9, 113};
+static const tpl_loc L_220 = {F_4, 9, 104};
+static const tpl_loc L_221 = {F_4, 11, 4};
+static const tpl_loc L_222 = {F_4, 11, 7};
+static const tpl_loc L_223 = {F_4, 11, 15};
 static const tpl_name N_isbn = {"isbn", 4u, 0xb87f64e1u};
-static const tpl_loc L_223 = {F_4, 11, 6};
-static const tpl_loc L_224 = {F_4, 11, 22};
-static const tpl_loc L_225 = {F_4, 14, 1};
-static const tpl_loc L_226 = {F_4, 14, 120};
-static const tpl_loc L_227 = {F_4, 14, 8};
+static const tpl_loc L_224 = {F_4, 12, 6};
+static const tpl_loc L_225 = {F_4, 12, 9};
+static const tpl_loc L_226 = {F_4, 15, 1};
+static const tpl_loc L_227 = {F_4, 15, 130};
+static const tpl_loc L_228 = {F_4, 15, 47};
+static const tpl_loc L_229 = {F_4, 15, 8};
 static const char F_5[] = "figure.twig";
-static const tpl_loc L_228 = {F_5, 4, 4};
-static const tpl_loc L_229 = {F_5, 4, 18};
-static const tpl_loc L_230 = {F_5, 4, 23};
+static const tpl_loc L_230 = {F_5, 4, 4};
+static const tpl_loc L_231 = {F_5, 4, 18};
+static const tpl_loc L_232 = {F_5, 4, 23};
 static const tpl_name N_caption = {"caption", 7u, 0xef131c65u};
-static const tpl_loc L_231 = {F_5, 4, 74};
+static const tpl_loc L_233 = {F_5, 4, 74};
 static const tpl_name N_repeats = {"repeats", 7u, 0xe90a041bu};
-static const tpl_loc L_232 = {F_5, 5, 23};
-static const tpl_loc L_233 = {F_5, 5, 26};
-static const tpl_loc L_234 = {F_5, 5, 31};
+static const tpl_loc L_234 = {F_5, 5, 23};
+static const tpl_loc L_235 = {F_5, 5, 26};
+static const tpl_loc L_236 = {F_5, 5, 31};
 static const tpl_name N_align = {"align", 5u, 0x602c63deu};
-static const tpl_loc L_235 = {F_5, 5, 55};
-static const tpl_loc L_236 = {F_5, 5, 63};
-static const tpl_loc L_237 = {F_5, 5, 75};
-static const tpl_loc L_238 = {F_5, 6, 1};
-static const tpl_loc L_239 = {F_5, 6, 9};
-static const tpl_loc L_240 = {F_5, 7, 4};
-static const tpl_loc L_241 = {F_5, 7, 12};
-static const tpl_loc L_242 = {F_5, 7, 26};
-static const tpl_loc L_243 = {F_5, 9, 5};
-static const tpl_loc L_244 = {F_5, 9, 41};
-static const tpl_loc L_245 = {F_5, 9, 67};
-static const tpl_loc L_246 = {F_5, 9, 75};
-static const tpl_loc L_247 = {F_5, 10, 5};
-static const tpl_loc L_248 = {F_5, 10, 8};
-static const tpl_loc L_249 = {F_5, 10, 43};
-static const tpl_loc L_250 = {F_5, 10, 51};
-static const tpl_loc L_251 = {F_5, 10, 78};
-static const tpl_loc L_252 = {F_5, 10, 86};
+static const tpl_loc L_237 = {F_5, 5, 55};
+static const tpl_loc L_238 = {F_5, 5, 63};
+static const tpl_loc L_239 = {F_5, 5, 75};
+static const tpl_loc L_240 = {F_5, 6, 1};
+static const tpl_loc L_241 = {F_5, 6, 9};
+static const tpl_loc L_242 = {F_5, 7, 4};
+static const tpl_loc L_243 = {F_5, 7, 12};
+static const tpl_loc L_244 = {F_5, 7, 26};
+static const tpl_loc L_245 = {F_5, 9, 5};
+static const tpl_loc L_246 = {F_5, 9, 41};
+static const tpl_loc L_247 = {F_5, 9, 67};
+static const tpl_loc L_248 = {F_5, 9, 75};
+static const tpl_loc L_249 = {F_5, 10, 5};
+static const tpl_loc L_250 = {F_5, 10, 8};
+static const tpl_loc L_251 = {F_5, 10, 43};
+static const tpl_loc L_252 = {F_5, 10, 51};
+static const tpl_loc L_253 = {F_5, 10, 78};
+static const tpl_loc L_254 = {F_5, 10, 86};
 static const char F_6[] = "index.twig";
-static const tpl_loc L_253 = {F_6, 5, 18};
-static const tpl_loc L_254 = {F_6, 5, 21};
-static const tpl_loc L_255 = {F_6, 5, 26};
-static const tpl_loc L_256 = {F_6, 5, 32};
-static const tpl_loc L_257 = {F_6, 9, 12};
-static const tpl_loc L_258 = {F_6, 13, 4};
-static const tpl_loc L_259 = {F_6, 13, 19};
+static const tpl_loc L_255 = {F_6, 5, 18};
+static const tpl_loc L_256 = {F_6, 5, 21};
+static const tpl_loc L_257 = {F_6, 5, 26};
+static const tpl_loc L_258 = {F_6, 5, 32};
+static const tpl_loc L_259 = {F_6, 9, 12};
+static const tpl_loc L_260 = {F_6, 13, 4};
+static const tpl_loc L_261 = {F_6, 13, 19};
 static const tpl_name N_items = {"items", 5u, 0x3a79338fu};
-static const tpl_loc L_260 = {F_6, 13, 39};
-static const tpl_loc L_261 = {F_6, 13, 46};
-static const tpl_loc L_262 = {F_6, 13, 25};
-static const tpl_loc L_263 = {F_6, 13, 64};
-static const tpl_loc L_264 = {F_6, 14, 4};
-static const tpl_loc L_265 = {F_6, 14, 16};
-static const tpl_loc L_266 = {F_6, 14, 36};
-static const tpl_loc L_267 = {F_6, 14, 43};
-static const tpl_loc L_268 = {F_6, 14, 22};
-static const tpl_loc L_269 = {F_6, 14, 76};
+static const tpl_loc L_262 = {F_6, 13, 39};
+static const tpl_loc L_263 = {F_6, 13, 46};
+static const tpl_loc L_264 = {F_6, 13, 25};
+static const tpl_loc L_265 = {F_6, 13, 64};
+static const tpl_loc L_266 = {F_6, 14, 4};
+static const tpl_loc L_267 = {F_6, 14, 16};
+static const tpl_loc L_268 = {F_6, 14, 36};
+static const tpl_loc L_269 = {F_6, 14, 43};
+static const tpl_loc L_270 = {F_6, 14, 22};
+static const tpl_loc L_271 = {F_6, 14, 76};
 static const tpl_name N_first = {"first", 5u, 0x4881d841u};
-static const tpl_loc L_270 = {F_6, 17, 12};
-static const tpl_loc L_271 = {F_6, 18, 1};
-static const tpl_loc L_272 = {F_6, 18, 14};
-static const tpl_loc L_273 = {F_6, 18, 19};
-static const tpl_loc L_274 = {F_6, 18, 39};
-static const tpl_loc L_275 = {F_6, 18, 47};
-static const tpl_loc L_276 = {F_6, 18, 51};
-static const tpl_loc L_277 = {F_6, 18, 81};
-static const tpl_loc L_278 = {F_6, 18, 4};
-static const tpl_loc L_279 = {F_6, 19, 4};
-static const tpl_loc L_280 = {F_6, 19, 7};
-static const tpl_loc L_281 = {F_6, 20, 45};
-static const tpl_loc L_282 = {F_6, 20, 48};
-static const tpl_loc L_283 = {F_6, 20, 52};
-static const tpl_loc L_284 = {F_6, 20, 69};
-static const tpl_loc L_285 = {F_6, 21, 23};
-static const tpl_loc L_286 = {F_6, 21, 33};
-static const tpl_loc L_287 = {F_6, 21, 42};
-static const tpl_loc L_288 = {F_6, 21, 91};
-static const tpl_loc L_289 = {F_6, 21, 98};
-static const tpl_loc L_290 = {F_6, 21, 115};
-static const tpl_loc L_291 = {F_6, 21, 163};
-static const tpl_loc L_292 = {F_6, 21, 166};
-static const tpl_loc L_293 = {F_6, 4, 11};
-static const tpl_loc L_294 = {F_6, 3, 12};
+static const tpl_loc L_272 = {F_6, 17, 12};
+static const tpl_loc L_273 = {F_6, 18, 1};
+static const tpl_loc L_274 = {F_6, 18, 14};
+static const tpl_loc L_275 = {F_6, 18, 19};
+static const tpl_loc L_276 = {F_6, 18, 39};
+static const tpl_loc L_277 = {F_6, 18, 47};
+static const tpl_loc L_278 = {F_6, 18, 51};
+static const tpl_loc L_279 = {F_6, 18, 81};
+static const tpl_loc L_280 = {F_6, 18, 4};
+static const tpl_loc L_281 = {F_6, 19, 4};
+static const tpl_loc L_282 = {F_6, 19, 7};
+static const tpl_loc L_283 = {F_6, 20, 45};
+static const tpl_loc L_284 = {F_6, 20, 48};
+static const tpl_loc L_285 = {F_6, 20, 52};
+static const tpl_loc L_286 = {F_6, 20, 69};
+static const tpl_loc L_287 = {F_6, 21, 23};
+static const tpl_loc L_288 = {F_6, 21, 33};
+static const tpl_loc L_289 = {F_6, 21, 42};
+static const tpl_loc L_290 = {F_6, 21, 91};
+static const tpl_loc L_291 = {F_6, 21, 98};
+static const tpl_loc L_292 = {F_6, 21, 115};
+static const tpl_loc L_293 = {F_6, 21, 163};
+static const tpl_loc L_294 = {F_6, 21, 166};
+static const tpl_loc L_295 = {F_6, 4, 11};
+static const tpl_loc L_296 = {F_6, 3, 12};
 static const char F_7[] = "layout.twig";
-static const tpl_loc L_295 = {F_7, 4, 11};
-static const tpl_loc L_296 = {F_7, 6, 13};
-static const tpl_loc L_297 = {F_7, 6, 44};
-static const tpl_loc L_298 = {F_7, 6, 64};
-static const tpl_loc L_299 = {F_7, 8, 12};
-static const tpl_loc L_300 = {F_7, 8, 51};
-static const tpl_loc L_301 = {F_7, 8, 66};
-static const tpl_loc L_302 = {F_7, 9, 10};
+static const tpl_loc L_297 = {F_7, 4, 11};
+static const tpl_loc L_298 = {F_7, 6, 13};
+static const tpl_loc L_299 = {F_7, 6, 44};
+static const tpl_loc L_300 = {F_7, 6, 64};
+static const tpl_loc L_301 = {F_7, 8, 12};
+static const tpl_loc L_302 = {F_7, 8, 51};
+static const tpl_loc L_303 = {F_7, 8, 66};
+static const tpl_loc L_304 = {F_7, 9, 10};
 static const tpl_name N_head = {"head", 4u, 0x32694bc3u};
-static const tpl_loc L_303 = {F_7, 11, 23};
+static const tpl_loc L_305 = {F_7, 11, 23};
 static const tpl_name N_body_class = {"body_class", 10u, 0xa9c7cd7eu};
-static const tpl_loc L_304 = {F_7, 12, 43};
-static const tpl_loc L_305 = {F_7, 12, 46};
-static const tpl_loc L_306 = {F_7, 12, 50};
-static const tpl_loc L_307 = {F_7, 13, 10};
+static const tpl_loc L_306 = {F_7, 12, 43};
+static const tpl_loc L_307 = {F_7, 12, 46};
+static const tpl_loc L_308 = {F_7, 12, 50};
+static const tpl_loc L_309 = {F_7, 13, 10};
 static const tpl_name N_header = {"header", 6u, 0xe488d460u};
-static const tpl_loc L_308 = {F_7, 14, 10};
+static const tpl_loc L_310 = {F_7, 14, 10};
 static const tpl_name N_body = {"body", 4u, 0xdbaa7975u};
-static const tpl_loc L_309 = {F_7, 16, 4};
-static const tpl_loc L_310 = {F_7, 16, 7};
-static const tpl_loc L_311 = {F_7, 16, 12};
-static const tpl_loc L_312 = {F_7, 16, 18};
-static const tpl_loc L_313 = {F_7, 16, 25};
-static const tpl_loc L_314 = {F_7, 16, 33};
-static const tpl_loc L_315 = {F_7, 16, 46};
-static const tpl_loc L_316 = {F_7, 16, 61};
-static const tpl_loc L_317 = {F_7, 16, 79};
-static const tpl_loc L_318 = {F_7, 16, 87};
-static const tpl_loc L_319 = {F_7, 16, 101};
-static const tpl_loc L_320 = {F_7, 16, 117};
+static const tpl_loc L_311 = {F_7, 16, 4};
+static const tpl_loc L_312 = {F_7, 16, 7};
+static const tpl_loc L_313 = {F_7, 16, 12};
+static const tpl_loc L_314 = {F_7, 16, 18};
+static const tpl_loc L_315 = {F_7, 16, 25};
+static const tpl_loc L_316 = {F_7, 16, 33};
+static const tpl_loc L_317 = {F_7, 16, 46};
+static const tpl_loc L_318 = {F_7, 16, 61};
+static const tpl_loc L_319 = {F_7, 16, 79};
+static const tpl_loc L_320 = {F_7, 16, 87};
+static const tpl_loc L_321 = {F_7, 16, 101};
+static const tpl_loc L_322 = {F_7, 16, 117};
 static const char F_8[] = "license.md.twig";
-static const tpl_loc L_321 = {F_8, 2, 4};
-static const tpl_loc L_322 = {F_8, 2, 44};
-static const tpl_loc L_323 = {F_8, 2, 57};
-static const tpl_loc L_324 = {F_8, 2, 60};
-static const tpl_loc L_325 = {F_8, 2, 65};
-static const tpl_loc L_326 = {F_8, 2, 72};
-static const tpl_loc L_327 = {F_8, 4, 1};
-static const tpl_loc L_328 = {F_8, 4, 4};
-static const tpl_loc L_329 = {F_8, 4, 8};
+static const tpl_loc L_323 = {F_8, 2, 11};
+static const tpl_loc L_324 = {F_8, 3, 4};
+static const tpl_loc L_325 = {F_8, 3, 44};
+static const tpl_loc L_326 = {F_8, 3, 57};
+static const tpl_loc L_327 = {F_8, 3, 70};
+static const tpl_loc L_328 = {F_8, 3, 75};
+static const tpl_loc L_329 = {F_8, 3, 60};
+static const tpl_loc L_330 = {F_8, 5, 1};
+static const tpl_loc L_331 = {F_8, 5, 4};
+static const tpl_loc L_332 = {F_8, 5, 8};
 static const char F_9[] = "lof.twig";
-static const tpl_loc L_330 = {F_9, 5, 9};
-static const tpl_loc L_331 = {F_9, 5, 12};
-static const tpl_loc L_332 = {F_9, 5, 17};
-static const tpl_loc L_333 = {F_9, 5, 26};
-static const tpl_loc L_334 = {F_9, 5, 34};
-static const tpl_loc L_335 = {F_9, 6, 12};
-static const tpl_loc L_336 = {F_9, 6, 52};
-static const tpl_loc L_337 = {F_9, 6, 56};
-static const tpl_loc L_338 = {F_9, 2, 12};
+static const tpl_loc L_333 = {F_9, 5, 9};
+static const tpl_loc L_334 = {F_9, 5, 12};
+static const tpl_loc L_335 = {F_9, 5, 17};
+static const tpl_loc L_336 = {F_9, 5, 26};
+static const tpl_loc L_337 = {F_9, 5, 34};
+static const tpl_loc L_338 = {F_9, 6, 12};
+static const tpl_loc L_339 = {F_9, 6, 52};
+static const tpl_loc L_340 = {F_9, 6, 56};
+static const tpl_loc L_341 = {F_9, 2, 12};
 static const char F_10[] = "lot.twig";
-static const tpl_loc L_339 = {F_10, 5, 9};
-static const tpl_loc L_340 = {F_10, 5, 12};
-static const tpl_loc L_341 = {F_10, 5, 17};
-static const tpl_loc L_342 = {F_10, 5, 26};
-static const tpl_loc L_343 = {F_10, 5, 34};
-static const tpl_loc L_344 = {F_10, 6, 12};
-static const tpl_loc L_345 = {F_10, 6, 52};
-static const tpl_loc L_346 = {F_10, 6, 56};
-static const tpl_loc L_347 = {F_10, 2, 12};
+static const tpl_loc L_342 = {F_10, 5, 9};
+static const tpl_loc L_343 = {F_10, 5, 12};
+static const tpl_loc L_344 = {F_10, 5, 17};
+static const tpl_loc L_345 = {F_10, 5, 26};
+static const tpl_loc L_346 = {F_10, 5, 34};
+static const tpl_loc L_347 = {F_10, 6, 12};
+static const tpl_loc L_348 = {F_10, 6, 52};
+static const tpl_loc L_349 = {F_10, 6, 56};
+static const tpl_loc L_350 = {F_10, 2, 12};
 static const char F_11[] = "partials/cover.twig";
-static const tpl_loc L_348 = {F_11, 3, 31};
-static const tpl_loc L_349 = {F_11, 3, 60};
-static const tpl_loc L_350 = {F_11, 3, 63};
-static const tpl_loc L_351 = {F_11, 3, 68};
-static const tpl_loc L_352 = {F_11, 4, 24};
-static const tpl_loc L_353 = {F_11, 4, 27};
-static const tpl_loc L_354 = {F_11, 4, 32};
-static const tpl_loc L_355 = {F_11, 4, 38};
-static const tpl_loc L_356 = {F_11, 5, 4};
-static const tpl_loc L_357 = {F_11, 6, 26};
-static const tpl_loc L_358 = {F_11, 6, 34};
+static const tpl_loc L_351 = {F_11, 3, 31};
+static const tpl_loc L_352 = {F_11, 3, 60};
+static const tpl_loc L_353 = {F_11, 3, 63};
+static const tpl_loc L_354 = {F_11, 3, 68};
+static const tpl_loc L_355 = {F_11, 4, 24};
+static const tpl_loc L_356 = {F_11, 4, 27};
+static const tpl_loc L_357 = {F_11, 4, 32};
+static const tpl_loc L_358 = {F_11, 4, 38};
+static const tpl_loc L_359 = {F_11, 5, 4};
+static const tpl_loc L_360 = {F_11, 6, 26};
+static const tpl_loc L_361 = {F_11, 6, 34};
 static const tpl_name N_subtitle = {"subtitle", 8u, 0x115bfcb9u};
-static const tpl_loc L_359 = {F_11, 6, 43};
-static const tpl_loc L_360 = {F_11, 8, 4};
-static const tpl_loc L_361 = {F_11, 8, 12};
-static const tpl_loc L_362 = {F_11, 9, 24};
-static const tpl_loc L_363 = {F_11, 9, 39};
-static const tpl_loc L_364 = {F_11, 11, 4};
-static const tpl_loc L_365 = {F_11, 11, 12};
-static const tpl_loc L_366 = {F_11, 12, 25};
-static const tpl_loc L_367 = {F_11, 12, 41};
+static const tpl_loc L_362 = {F_11, 6, 43};
+static const tpl_loc L_363 = {F_11, 8, 4};
+static const tpl_loc L_364 = {F_11, 8, 12};
+static const tpl_loc L_365 = {F_11, 9, 24};
+static const tpl_loc L_366 = {F_11, 9, 39};
+static const tpl_loc L_367 = {F_11, 11, 4};
+static const tpl_loc L_368 = {F_11, 11, 12};
+static const tpl_loc L_369 = {F_11, 12, 25};
+static const tpl_loc L_370 = {F_11, 12, 41};
 static const char F_12[] = "partials/float-list.twig";
-static const tpl_loc L_368 = {F_12, 4, 4};
+static const tpl_loc L_371 = {F_12, 4, 4};
 static const tpl_name N_lists = {"lists", 5u, 0x61ad04f6u};
 static const tpl_name N_all = {"all", 3u, 0x13254bc4u};
 static const tpl_name N_one = {"one", 3u, 0xba2719efu};
-static const tpl_loc L_369 = {F_12, 4, 61};
-static const tpl_loc L_370 = {F_12, 4, 36};
+static const tpl_loc L_372 = {F_12, 4, 61};
+static const tpl_loc L_373 = {F_12, 4, 36};
 static const tpl_name N_entries = {"entries", 7u, 0x6f5882f3u};
-static const tpl_loc L_371 = {F_12, 5, 4};
-static const tpl_loc L_372 = {F_12, 5, 7};
-static const tpl_loc L_373 = {F_12, 5, 22};
-static const tpl_loc L_374 = {F_12, 7, 4};
+static const tpl_loc L_374 = {F_12, 5, 4};
+static const tpl_loc L_375 = {F_12, 5, 7};
+static const tpl_loc L_376 = {F_12, 5, 22};
+static const tpl_loc L_377 = {F_12, 7, 4};
 static const tpl_name N__key = {"_key", 4u, 0x722bfe15u};
 static const tpl_name N_entry = {"entry", 5u, 0xcac3d793u};
-static const tpl_loc L_375 = {F_12, 8, 4};
-static const tpl_loc L_376 = {F_12, 8, 16};
-static const tpl_loc L_377 = {F_12, 8, 22};
+static const tpl_loc L_378 = {F_12, 8, 4};
+static const tpl_loc L_379 = {F_12, 8, 16};
+static const tpl_loc L_380 = {F_12, 8, 22};
 static const tpl_name N_float = {"float", 5u, 0xa6c45d85u};
-static const tpl_loc L_378 = {F_12, 9, 14};
-static const tpl_loc L_379 = {F_12, 9, 17};
-static const tpl_loc L_380 = {F_12, 9, 24};
-static const tpl_loc L_381 = {F_12, 9, 27};
-static const tpl_loc L_382 = {F_12, 9, 33};
-static const tpl_loc L_383 = {F_12, 9, 61};
-static const tpl_loc L_384 = {F_12, 9, 70};
-static const tpl_loc L_385 = {F_12, 9, 79};
-static const tpl_loc L_386 = {F_12, 9, 92};
+static const tpl_loc L_381 = {F_12, 9, 14};
+static const tpl_loc L_382 = {F_12, 9, 17};
+static const tpl_loc L_383 = {F_12, 9, 24};
+static const tpl_loc L_384 = {F_12, 9, 27};
+static const tpl_loc L_385 = {F_12, 9, 33};
+static const tpl_loc L_386 = {F_12, 9, 61};
+static const tpl_loc L_387 = {F_12, 9, 70};
+static const tpl_loc L_388 = {F_12, 9, 79};
+static const tpl_loc L_389 = {F_12, 9, 92};
 static const tpl_name N_kind = {"kind", 4u, 0xd913e243u};
-static const tpl_loc L_387 = {F_12, 9, 121};
-static const tpl_loc L_388 = {F_12, 9, 127};
-static const tpl_loc L_389 = {F_12, 9, 135};
-static const tpl_loc L_390 = {F_12, 9, 83};
-static const tpl_loc L_391 = {F_12, 9, 156};
-static const tpl_loc L_392 = {F_12, 9, 165};
-static const tpl_loc L_393 = {F_12, 9, 176};
+static const tpl_loc L_390 = {F_12, 9, 121};
+static const tpl_loc L_391 = {F_12, 9, 127};
+static const tpl_loc L_392 = {F_12, 9, 135};
+static const tpl_loc L_393 = {F_12, 9, 83};
+static const tpl_loc L_394 = {F_12, 9, 156};
+static const tpl_loc L_395 = {F_12, 9, 165};
+static const tpl_loc L_396 = {F_12, 9, 176};
 static const char F_13[] = "partials/head.twig";
-static const tpl_loc L_394 = {F_13, 4, 8};
-static const tpl_loc L_395 = {F_13, 4, 11};
+static const tpl_loc L_397 = {F_13, 4, 8};
+static const tpl_loc L_398 = {F_13, 4, 11};
 static const tpl_name N_page_title = {"page_title", 10u, 0xa9497b4bu};
-static const tpl_loc L_396 = {F_13, 5, 4};
-static const tpl_loc L_397 = {F_13, 5, 7};
-static const tpl_loc L_398 = {F_13, 5, 12};
-static const tpl_loc L_399 = {F_13, 6, 30};
-static const tpl_loc L_400 = {F_13, 6, 45};
-static const tpl_loc L_401 = {F_13, 8, 4};
-static const tpl_loc L_402 = {F_13, 8, 44};
+static const tpl_loc L_399 = {F_13, 5, 4};
+static const tpl_loc L_400 = {F_13, 5, 7};
+static const tpl_loc L_401 = {F_13, 5, 12};
+static const tpl_loc L_402 = {F_13, 6, 30};
+static const tpl_loc L_403 = {F_13, 6, 45};
+static const tpl_loc L_404 = {F_13, 8, 4};
+static const tpl_loc L_405 = {F_13, 8, 44};
 static const tpl_name N_description = {"description", 11u, 0x346f3b69u};
-static const tpl_loc L_403 = {F_13, 9, 35};
-static const tpl_loc L_404 = {F_13, 9, 43};
-static const tpl_loc L_405 = {F_13, 9, 55};
-static const tpl_loc L_406 = {F_13, 11, 33};
-static const tpl_loc L_407 = {F_13, 11, 74};
-static const tpl_loc L_408 = {F_13, 11, 79};
-static const tpl_loc L_409 = {F_13, 11, 113};
-static const tpl_loc L_410 = {F_13, 11, 117};
-static const tpl_loc L_411 = {F_13, 11, 131};
-static const tpl_loc L_412 = {F_13, 13, 4};
-static const tpl_loc L_413 = {F_13, 13, 7};
-static const tpl_loc L_414 = {F_13, 13, 15};
+static const tpl_loc L_406 = {F_13, 9, 35};
+static const tpl_loc L_407 = {F_13, 9, 43};
+static const tpl_loc L_408 = {F_13, 9, 55};
+static const tpl_loc L_409 = {F_13, 11, 33};
+static const tpl_loc L_410 = {F_13, 11, 74};
+static const tpl_loc L_411 = {F_13, 11, 79};
+static const tpl_loc L_412 = {F_13, 11, 113};
+static const tpl_loc L_413 = {F_13, 11, 117};
+static const tpl_loc L_414 = {F_13, 11, 131};
+static const tpl_loc L_415 = {F_13, 13, 4};
+static const tpl_loc L_416 = {F_13, 13, 7};
+static const tpl_loc L_417 = {F_13, 13, 15};
 static const tpl_name N_include_styles = {"include_styles", 14u, 0x9f894a8au};
-static const tpl_loc L_415 = {F_13, 14, 30};
-static const tpl_loc L_416 = {F_13, 14, 33};
-static const tpl_loc L_417 = {F_13, 16, 4};
-static const tpl_loc L_418 = {F_13, 16, 7};
+static const tpl_loc L_418 = {F_13, 14, 30};
+static const tpl_loc L_419 = {F_13, 14, 33};
+static const tpl_loc L_420 = {F_13, 16, 4};
+static const tpl_loc L_421 = {F_13, 16, 7};
 static const tpl_name N_has_custom_css = {"has_custom_css", 14u, 0x6a342d67u};
-static const tpl_loc L_419 = {F_13, 17, 30};
-static const tpl_loc L_420 = {F_13, 17, 33};
+static const tpl_loc L_422 = {F_13, 17, 30};
+static const tpl_loc L_423 = {F_13, 17, 33};
 static const char F_14[] = "partials/macros.twig";
-static const tpl_loc L_421 = {F_14, 6, 4};
-static const tpl_loc L_422 = {F_14, 6, 7};
-static const tpl_loc L_423 = {F_14, 6, 13};
-static const tpl_loc L_424 = {F_14, 6, 41};
-static const tpl_loc L_425 = {F_14, 6, 68};
-static const tpl_loc L_426 = {F_14, 6, 77};
-static const tpl_loc L_427 = {F_14, 6, 108};
-static const tpl_loc L_428 = {F_14, 6, 117};
-static const tpl_loc L_429 = {F_14, 13, 4};
-static const tpl_loc L_430 = {F_14, 14, 4};
-static const tpl_loc L_431 = {F_14, 14, 16};
-static const tpl_loc L_432 = {F_14, 14, 46};
-static const tpl_loc L_433 = {F_14, 14, 64};
-static const tpl_loc L_434 = {F_14, 14, 74};
-static const tpl_loc L_435 = {F_14, 15, 1};
-static const tpl_loc L_436 = {F_14, 15, 57};
-static const tpl_loc L_437 = {F_14, 15, 5};
-static const tpl_loc L_438 = {F_14, 21, 1};
-static const tpl_loc L_439 = {F_14, 21, 28};
-static const tpl_loc L_440 = {F_14, 21, 34};
-static const tpl_loc L_441 = {F_14, 21, 49};
-static const tpl_loc L_442 = {F_14, 21, 4};
-static const tpl_loc L_443 = {F_14, 21, 57};
-static const tpl_loc L_444 = {F_14, 21, 67};
+static const tpl_loc L_424 = {F_14, 6, 4};
+static const tpl_loc L_425 = {F_14, 6, 7};
+static const tpl_loc L_426 = {F_14, 6, 13};
+static const tpl_loc L_427 = {F_14, 6, 41};
+static const tpl_loc L_428 = {F_14, 6, 68};
+static const tpl_loc L_429 = {F_14, 6, 77};
+static const tpl_loc L_430 = {F_14, 6, 108};
+static const tpl_loc L_431 = {F_14, 6, 117};
+static const tpl_loc L_432 = {F_14, 13, 4};
+static const tpl_loc L_433 = {F_14, 14, 4};
+static const tpl_loc L_434 = {F_14, 14, 16};
+static const tpl_loc L_435 = {F_14, 14, 46};
+static const tpl_loc L_436 = {F_14, 14, 64};
+static const tpl_loc L_437 = {F_14, 14, 74};
+static const tpl_loc L_438 = {F_14, 15, 1};
+static const tpl_loc L_439 = {F_14, 15, 57};
+static const tpl_loc L_440 = {F_14, 15, 5};
+static const tpl_loc L_441 = {F_14, 21, 1};
+static const tpl_loc L_442 = {F_14, 21, 28};
+static const tpl_loc L_443 = {F_14, 21, 34};
+static const tpl_loc L_444 = {F_14, 21, 49};
+static const tpl_loc L_445 = {F_14, 21, 4};
+static const tpl_loc L_446 = {F_14, 21, 57};
+static const tpl_loc L_447 = {F_14, 21, 67};
 static const tpl_name N_current = {"current", 7u, 0xd965bbdau};
-static const tpl_loc L_445 = {F_14, 29, 4};
-static const tpl_loc L_446 = {F_14, 29, 7};
-static const tpl_loc L_447 = {F_14, 29, 22};
-static const tpl_loc L_448 = {F_14, 30, 4};
+static const tpl_loc L_448 = {F_14, 29, 4};
+static const tpl_loc L_449 = {F_14, 29, 7};
+static const tpl_loc L_450 = {F_14, 29, 22};
+static const tpl_loc L_451 = {F_14, 30, 4};
 static const tpl_name N_open = {"open", 4u, 0xd35ec4c9u};
-static const tpl_loc L_449 = {F_14, 32, 4};
-static const tpl_loc L_450 = {F_14, 32, 17};
-static const tpl_loc L_451 = {F_14, 33, 4};
-static const tpl_loc L_452 = {F_14, 33, 7};
-static const tpl_loc L_453 = {F_14, 33, 19};
-static const tpl_loc L_454 = {F_14, 34, 4};
-static const tpl_loc L_455 = {F_14, 34, 7};
-static const tpl_loc L_456 = {F_14, 34, 13};
+static const tpl_loc L_452 = {F_14, 32, 4};
+static const tpl_loc L_453 = {F_14, 32, 17};
+static const tpl_loc L_454 = {F_14, 33, 4};
+static const tpl_loc L_455 = {F_14, 33, 7};
+static const tpl_loc L_456 = {F_14, 33, 19};
+static const tpl_loc L_457 = {F_14, 34, 4};
+static const tpl_loc L_458 = {F_14, 34, 7};
+static const tpl_loc L_459 = {F_14, 34, 13};
 static const tpl_name N_level = {"level", 5u, 0x9b99e7ddu};
-static const tpl_loc L_457 = {F_14, 34, 26};
-static const tpl_loc L_458 = {F_14, 37, 4};
-static const tpl_loc L_459 = {F_14, 37, 40};
-static const tpl_loc L_460 = {F_14, 37, 46};
-static const tpl_loc L_461 = {F_14, 37, 23};
-static const tpl_loc L_462 = {F_14, 37, 53};
+static const tpl_loc L_460 = {F_14, 34, 26};
+static const tpl_loc L_461 = {F_14, 37, 4};
+static const tpl_loc L_462 = {F_14, 37, 40};
+static const tpl_loc L_463 = {F_14, 37, 46};
+static const tpl_loc L_464 = {F_14, 37, 23};
+static const tpl_loc L_465 = {F_14, 37, 53};
 static const tpl_name N_closing = {"closing", 7u, 0x35930244u};
-static const tpl_loc L_463 = {F_14, 39, 4};
-static const tpl_loc L_464 = {F_14, 39, 7};
-static const tpl_loc L_465 = {F_14, 39, 24};
-static const tpl_loc L_466 = {F_14, 39, 34};
+static const tpl_loc L_466 = {F_14, 39, 4};
+static const tpl_loc L_467 = {F_14, 39, 7};
+static const tpl_loc L_468 = {F_14, 39, 24};
+static const tpl_loc L_469 = {F_14, 39, 34};
 static const tpl_name N_i = {"i", 1u, 0xec0c35c4u};
-static const tpl_loc L_467 = {F_14, 41, 4};
-static const tpl_loc L_468 = {F_14, 41, 15};
-static const tpl_loc L_469 = {F_14, 41, 34};
-static const tpl_loc L_470 = {F_14, 41, 41};
-static const tpl_loc L_471 = {F_14, 41, 20};
-static const tpl_loc L_472 = {F_14, 44, 4};
-static const tpl_loc L_473 = {F_14, 44, 15};
-static const tpl_loc L_474 = {F_14, 44, 27};
-static const tpl_loc L_475 = {F_14, 44, 33};
-static const tpl_loc L_476 = {F_14, 44, 20};
-static const tpl_loc L_477 = {F_14, 45, 4};
-static const tpl_loc L_478 = {F_14, 45, 34};
-static const tpl_loc L_479 = {F_14, 45, 40};
-static const tpl_loc L_480 = {F_14, 46, 15};
-static const tpl_loc L_481 = {F_14, 46, 50};
-static const tpl_loc L_482 = {F_14, 46, 53};
-static const tpl_loc L_483 = {F_14, 46, 59};
-static const tpl_loc L_484 = {F_14, 46, 66};
-static const tpl_loc L_485 = {F_14, 46, 74};
-static const tpl_loc L_486 = {F_14, 46, 96};
-static const tpl_loc L_487 = {F_14, 46, 99};
-static const tpl_loc L_488 = {F_14, 46, 105};
-static const tpl_loc L_489 = {F_14, 46, 124};
-static const tpl_loc L_490 = {F_14, 46, 127};
-static const tpl_loc L_491 = {F_14, 46, 134};
-static const tpl_loc L_492 = {F_14, 46, 137};
-static const tpl_loc L_493 = {F_14, 46, 147};
-static const tpl_loc L_494 = {F_14, 46, 150};
-static const tpl_loc L_495 = {F_14, 46, 211};
-static const tpl_loc L_496 = {F_14, 46, 214};
-static const tpl_loc L_497 = {F_14, 49, 4};
-static const tpl_loc L_498 = {F_14, 49, 7};
-static const tpl_loc L_499 = {F_14, 49, 12};
-static const tpl_loc L_500 = {F_14, 49, 28};
-static const tpl_loc L_501 = {F_14, 49, 46};
-static const tpl_loc L_502 = {F_14, 49, 38};
+static const tpl_loc L_470 = {F_14, 41, 4};
+static const tpl_loc L_471 = {F_14, 41, 15};
+static const tpl_loc L_472 = {F_14, 41, 34};
+static const tpl_loc L_473 = {F_14, 41, 41};
+static const tpl_loc L_474 = {F_14, 41, 20};
+static const tpl_loc L_475 = {F_14, 44, 4};
+static const tpl_loc L_476 = {F_14, 44, 15};
+static const tpl_loc L_477 = {F_14, 44, 27};
+static const tpl_loc L_478 = {F_14, 44, 33};
+static const tpl_loc L_479 = {F_14, 44, 20};
+static const tpl_loc L_480 = {F_14, 45, 4};
+static const tpl_loc L_481 = {F_14, 45, 34};
+static const tpl_loc L_482 = {F_14, 45, 40};
+static const tpl_loc L_483 = {F_14, 46, 15};
+static const tpl_loc L_484 = {F_14, 46, 50};
+static const tpl_loc L_485 = {F_14, 46, 53};
+static const tpl_loc L_486 = {F_14, 46, 59};
+static const tpl_loc L_487 = {F_14, 46, 66};
+static const tpl_loc L_488 = {F_14, 46, 74};
+static const tpl_loc L_489 = {F_14, 46, 96};
+static const tpl_loc L_490 = {F_14, 46, 99};
+static const tpl_loc L_491 = {F_14, 46, 105};
+static const tpl_loc L_492 = {F_14, 46, 124};
+static const tpl_loc L_493 = {F_14, 46, 127};
+static const tpl_loc L_494 = {F_14, 46, 134};
+static const tpl_loc L_495 = {F_14, 46, 137};
+static const tpl_loc L_496 = {F_14, 46, 147};
+static const tpl_loc L_497 = {F_14, 46, 150};
+static const tpl_loc L_498 = {F_14, 46, 211};
+static const tpl_loc L_499 = {F_14, 46, 214};
+static const tpl_loc L_500 = {F_14, 49, 4};
+static const tpl_loc L_501 = {F_14, 49, 7};
+static const tpl_loc L_502 = {F_14, 49, 12};
+static const tpl_loc L_503 = {F_14, 49, 28};
+static const tpl_loc L_504 = {F_14, 49, 46};
+static const tpl_loc L_505 = {F_14, 49, 38};
 static const tpl_name N_id = {"id", 2u, 0x37386ae0u};
 static const tpl_name N_class = {"class", 5u, 0xab3e0bffu};
-static const tpl_loc L_503 = {F_14, 57, 4};
-static const tpl_loc L_504 = {F_14, 57, 7};
-static const tpl_loc L_505 = {F_14, 57, 22};
-static const tpl_loc L_506 = {F_14, 58, 13};
-static const tpl_loc L_507 = {F_14, 58, 58};
-static const tpl_loc L_508 = {F_14, 58, 61};
-static const tpl_loc L_509 = {F_14, 59, 27};
-static const tpl_loc L_510 = {F_14, 59, 37};
-static const tpl_loc L_511 = {F_14, 59, 40};
-static const tpl_loc L_512 = {F_14, 60, 1};
-static const tpl_loc L_513 = {F_14, 60, 28};
-static const tpl_loc L_514 = {F_14, 60, 34};
-static const tpl_loc L_515 = {F_14, 60, 4};
+static const tpl_loc L_506 = {F_14, 57, 4};
+static const tpl_loc L_507 = {F_14, 57, 7};
+static const tpl_loc L_508 = {F_14, 57, 22};
+static const tpl_loc L_509 = {F_14, 58, 13};
+static const tpl_loc L_510 = {F_14, 58, 58};
+static const tpl_loc L_511 = {F_14, 58, 61};
+static const tpl_loc L_512 = {F_14, 59, 27};
+static const tpl_loc L_513 = {F_14, 59, 37};
+static const tpl_loc L_514 = {F_14, 59, 40};
+static const tpl_loc L_515 = {F_14, 60, 1};
+static const tpl_loc L_516 = {F_14, 60, 28};
+static const tpl_loc L_517 = {F_14, 60, 34};
+static const tpl_loc L_518 = {F_14, 60, 4};
 static const tpl_name N_toc_list = {"toc_list", 8u, 0x4d6ceb3au};
+static const tpl_name N_s = {"s", 1u, 0xf60c4582u};
+static const tpl_loc L_519 = {F_14, 71, 1};
+static const tpl_loc L_520 = {F_14, 71, 4};
+static const tpl_loc L_521 = {F_14, 71, 6};
 static const char F_15[] = "partials/search.twig";
-static const tpl_loc L_516 = {F_15, 4, 4};
-static const tpl_loc L_517 = {F_15, 5, 53};
-static const tpl_loc L_518 = {F_15, 5, 56};
-static const tpl_loc L_519 = {F_15, 5, 76};
-static const tpl_loc L_520 = {F_15, 5, 79};
-static const tpl_loc L_521 = {F_15, 5, 83};
-static const tpl_loc L_522 = {F_15, 5, 129};
-static const tpl_loc L_523 = {F_15, 5, 145};
-static const tpl_loc L_524 = {F_15, 5, 152};
-static const tpl_loc L_525 = {F_15, 5, 195};
-static const tpl_loc L_526 = {F_15, 5, 212};
-static const tpl_loc L_527 = {F_15, 5, 219};
-static const tpl_loc L_528 = {F_15, 5, 265};
-static const tpl_loc L_529 = {F_15, 6, 51};
-static const tpl_loc L_530 = {F_15, 6, 58};
-static const tpl_loc L_531 = {F_15, 6, 95};
-static const tpl_loc L_532 = {F_15, 7, 74};
-static const tpl_loc L_533 = {F_15, 7, 81};
-static const tpl_loc L_534 = {F_15, 7, 118};
-static const tpl_loc L_535 = {F_15, 13, 14};
-static const tpl_loc L_536 = {F_15, 14, 14};
+static const tpl_loc L_522 = {F_15, 4, 4};
+static const tpl_loc L_523 = {F_15, 5, 53};
+static const tpl_loc L_524 = {F_15, 5, 56};
+static const tpl_loc L_525 = {F_15, 5, 76};
+static const tpl_loc L_526 = {F_15, 5, 79};
+static const tpl_loc L_527 = {F_15, 5, 83};
+static const tpl_loc L_528 = {F_15, 5, 129};
+static const tpl_loc L_529 = {F_15, 5, 145};
+static const tpl_loc L_530 = {F_15, 5, 152};
+static const tpl_loc L_531 = {F_15, 5, 195};
+static const tpl_loc L_532 = {F_15, 5, 212};
+static const tpl_loc L_533 = {F_15, 5, 219};
+static const tpl_loc L_534 = {F_15, 5, 265};
+static const tpl_loc L_535 = {F_15, 6, 51};
+static const tpl_loc L_536 = {F_15, 6, 58};
+static const tpl_loc L_537 = {F_15, 6, 95};
+static const tpl_loc L_538 = {F_15, 7, 74};
+static const tpl_loc L_539 = {F_15, 7, 81};
+static const tpl_loc L_540 = {F_15, 7, 118};
+static const tpl_loc L_541 = {F_15, 13, 14};
+static const tpl_loc L_542 = {F_15, 14, 14};
 static const char F_16[] = "style.css.twig";
-static const tpl_loc L_537 = {F_16, 6, 33};
-static const tpl_loc L_538 = {F_16, 7, 28};
-static const tpl_loc L_539 = {F_16, 8, 34};
-static const tpl_loc L_540 = {F_16, 9, 31};
-static const tpl_loc L_541 = {F_16, 10, 28};
-static const tpl_loc L_542 = {F_16, 11, 31};
-static const tpl_loc L_543 = {F_16, 12, 30};
-static const tpl_loc L_544 = {F_16, 13, 29};
-static const tpl_loc L_545 = {F_16, 14, 30};
-static const tpl_loc L_546 = {F_16, 15, 34};
-static const tpl_loc L_547 = {F_16, 16, 22};
-static const tpl_loc L_548 = {F_16, 16, 25};
-static const tpl_loc L_549 = {F_16, 16, 33};
+static const tpl_loc L_543 = {F_16, 6, 33};
+static const tpl_loc L_544 = {F_16, 7, 28};
+static const tpl_loc L_545 = {F_16, 8, 34};
+static const tpl_loc L_546 = {F_16, 9, 31};
+static const tpl_loc L_547 = {F_16, 10, 28};
+static const tpl_loc L_548 = {F_16, 11, 31};
+static const tpl_loc L_549 = {F_16, 12, 30};
+static const tpl_loc L_550 = {F_16, 13, 29};
+static const tpl_loc L_551 = {F_16, 14, 30};
+static const tpl_loc L_552 = {F_16, 15, 34};
+static const tpl_loc L_553 = {F_16, 16, 22};
+static const tpl_loc L_554 = {F_16, 16, 25};
+static const tpl_loc L_555 = {F_16, 16, 33};
 static const tpl_name N_format = {"format", 6u, 0xb99d8552u};
-static const tpl_loc L_550 = {F_16, 16, 100};
-static const tpl_loc L_551 = {F_16, 17, 29};
-static const tpl_loc L_552 = {F_16, 6, 10};
+static const tpl_loc L_556 = {F_16, 16, 100};
+static const tpl_loc L_557 = {F_16, 17, 29};
+static const tpl_loc L_558 = {F_16, 6, 10};
 static const tpl_name N_variables = {"variables", 9u, 0x29ab62c2u};
-static const tpl_loc L_553 = {F_16, 7, 10};
+static const tpl_loc L_559 = {F_16, 7, 10};
 static const tpl_name N_base = {"base", 4u, 0x3ddc94d8u};
-static const tpl_loc L_554 = {F_16, 8, 10};
+static const tpl_loc L_560 = {F_16, 8, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_555 = {F_16, 9, 10};
-static const tpl_loc L_556 = {F_16, 10, 10};
+static const tpl_loc L_561 = {F_16, 9, 10};
+static const tpl_loc L_562 = {F_16, 10, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_557 = {F_16, 11, 10};
+static const tpl_loc L_563 = {F_16, 11, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_558 = {F_16, 12, 10};
+static const tpl_loc L_564 = {F_16, 12, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_559 = {F_16, 13, 10};
-static const tpl_loc L_560 = {F_16, 14, 10};
+static const tpl_loc L_565 = {F_16, 13, 10};
+static const tpl_loc L_566 = {F_16, 14, 10};
 static const tpl_name N_layout = {"layout", 6u, 0xcac17cffu};
-static const tpl_loc L_561 = {F_16, 15, 10};
+static const tpl_loc L_567 = {F_16, 15, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_562 = {F_16, 16, 10};
+static const tpl_loc L_568 = {F_16, 16, 10};
 static const tpl_name N_search = {"search", 6u, 0x803328a9u};
-static const tpl_loc L_563 = {F_16, 17, 10};
+static const tpl_loc L_569 = {F_16, 17, 10};
 static const tpl_name N_print = {"print", 5u, 0x16378a88u};
-static const tpl_loc L_564 = {F_16, 18, 10};
+static const tpl_loc L_570 = {F_16, 18, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
 static const char F_17[] = "table.twig";
-static const tpl_loc L_565 = {F_17, 4, 4};
-static const tpl_loc L_566 = {F_17, 4, 20};
-static const tpl_loc L_567 = {F_17, 4, 25};
-static const tpl_loc L_568 = {F_17, 4, 39};
+static const tpl_loc L_571 = {F_17, 4, 4};
+static const tpl_loc L_572 = {F_17, 4, 20};
+static const tpl_loc L_573 = {F_17, 4, 25};
+static const tpl_loc L_574 = {F_17, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_569 = {F_17, 5, 25};
-static const tpl_loc L_570 = {F_17, 5, 28};
-static const tpl_loc L_571 = {F_17, 5, 33};
-static const tpl_loc L_572 = {F_17, 5, 45};
-static const tpl_loc L_573 = {F_17, 6, 4};
-static const tpl_loc L_574 = {F_17, 6, 7};
-static const tpl_loc L_575 = {F_17, 7, 31};
-static const tpl_loc L_576 = {F_17, 7, 51};
-static const tpl_loc L_577 = {F_17, 8, 5};
-static const tpl_loc L_578 = {F_17, 8, 13};
-static const tpl_loc L_579 = {F_17, 8, 41};
-static const tpl_loc L_580 = {F_17, 8, 67};
-static const tpl_loc L_581 = {F_17, 8, 75};
-static const tpl_loc L_582 = {F_17, 8, 108};
-static const tpl_loc L_583 = {F_17, 8, 116};
-static const tpl_loc L_584 = {F_17, 11, 42};
-static const tpl_loc L_585 = {F_17, 11, 103};
-static const tpl_loc L_586 = {F_17, 12, 1};
-static const tpl_loc L_587 = {F_17, 12, 9};
+static const tpl_loc L_575 = {F_17, 5, 25};
+static const tpl_loc L_576 = {F_17, 5, 28};
+static const tpl_loc L_577 = {F_17, 5, 33};
+static const tpl_loc L_578 = {F_17, 5, 45};
+static const tpl_loc L_579 = {F_17, 6, 4};
+static const tpl_loc L_580 = {F_17, 6, 7};
+static const tpl_loc L_581 = {F_17, 7, 31};
+static const tpl_loc L_582 = {F_17, 7, 51};
+static const tpl_loc L_583 = {F_17, 8, 5};
+static const tpl_loc L_584 = {F_17, 8, 13};
+static const tpl_loc L_585 = {F_17, 8, 41};
+static const tpl_loc L_586 = {F_17, 8, 67};
+static const tpl_loc L_587 = {F_17, 8, 75};
+static const tpl_loc L_588 = {F_17, 8, 108};
+static const tpl_loc L_589 = {F_17, 8, 116};
+static const tpl_loc L_590 = {F_17, 11, 42};
+static const tpl_loc L_591 = {F_17, 11, 103};
+static const tpl_loc L_592 = {F_17, 12, 1};
+static const tpl_loc L_593 = {F_17, 12, 9};
 static const char F_18[] = "title.md.twig";
-static const tpl_loc L_588 = {F_18, 3, 3};
-static const tpl_loc L_589 = {F_18, 3, 6};
-static const tpl_loc L_590 = {F_18, 3, 11};
-static const tpl_loc L_591 = {F_18, 3, 17};
-static const tpl_loc L_592 = {F_18, 5, 4};
-static const tpl_loc L_593 = {F_18, 5, 12};
-static const tpl_loc L_594 = {F_18, 6, 24};
-static const tpl_loc L_595 = {F_18, 6, 39};
-static const tpl_loc L_596 = {F_18, 9, 4};
-static const tpl_loc L_597 = {F_18, 9, 12};
-static const tpl_loc L_598 = {F_18, 10, 25};
-static const tpl_loc L_599 = {F_18, 10, 41};
+static const tpl_loc L_594 = {F_18, 6, 11};
+static const tpl_loc L_595 = {F_18, 7, 3};
+static const tpl_loc L_596 = {F_18, 7, 16};
+static const tpl_loc L_597 = {F_18, 7, 21};
+static const tpl_loc L_598 = {F_18, 7, 6};
+static const tpl_loc L_599 = {F_18, 9, 4};
+static const tpl_loc L_600 = {F_18, 9, 12};
+static const tpl_loc L_601 = {F_18, 10, 24};
+static const tpl_loc L_602 = {F_18, 10, 39};
+static const tpl_loc L_603 = {F_18, 10, 41};
+static const tpl_loc L_604 = {F_18, 13, 4};
+static const tpl_loc L_605 = {F_18, 13, 12};
+static const tpl_loc L_606 = {F_18, 14, 25};
+static const tpl_loc L_607 = {F_18, 14, 41};
+static const tpl_loc L_608 = {F_18, 14, 43};
 
 static const tpl_template T0;
 static const tpl_template T1;
@@ -803,9 +814,9 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static tpl_value fn48(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn50(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn52(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -818,9 +829,10 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 
 /* ---- chunk.twig ---- */
 
@@ -2961,179 +2973,191 @@ static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)ctx;
   (void)blocks;
   const tpl_callable *k4 = NULL;
-  tpl_value v0 = tpl_null();
   tpl_value v1 = tpl_null();
-  tpl_value v3 = tpl_null();
-  tpl_value v6 = tpl_null();
-  tpl_value v16 = tpl_null();
-  tpl_value v23 = tpl_null();
-  tpl_value v24 = tpl_null();
+  tpl_value v2 = tpl_null();
+  tpl_value v5 = tpl_null();
+  tpl_value v9 = tpl_null();
+  tpl_value v20 = tpl_null();
+  tpl_value v27 = tpl_null();
+  tpl_value v28 = tpl_null();
   tpl_ic ic0 = {0, NULL};
   tpl_ic ic1 = {0, NULL};
   tpl_ic ic2 = {0, NULL};
   tpl_ic ic3 = {0, NULL};
 #line 4 "themes/clean/contents/edition.md.twig"
-  tpl_out(rt, "**", 2);
-#line 4 "themes/clean/contents/edition.md.twig"
   {
     rt->loc = &L_204;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_205);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_206, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_207);
-    tpl_out_value(rt, v2);
+    tpl_value v0 = tpl_str("partials/macros.twig", 20u);
+    tpl_import(rt, self, 0, v0, &L_204);
   }
-#line 4 "themes/clean/contents/edition.md.twig"
-  tpl_out(rt, "**", 2);
-#line 4 "themes/clean/contents/edition.md.twig"
-  {
-    rt->loc = &L_208;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_209, &ic1);
-    bool b4 = tpl_truthy(v3);
-    if (b4) {
-#line 4 "themes/clean/contents/edition.md.twig"
-      tpl_out(rt, "<br />\n", 7);
 #line 5 "themes/clean/contents/edition.md.twig"
+  tpl_out(rt, "**", 2);
+#line 5 "themes/clean/contents/edition.md.twig"
+  {
+    rt->loc = &L_205;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_206);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_207, &ic0);
+    const tpl_value a3[1] = {v2};
+    tpl_value v4 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a3, NULL, &L_208);
+    tpl_out_value(rt, v4);
+  }
+#line 5 "themes/clean/contents/edition.md.twig"
+  tpl_out(rt, "**", 2);
+#line 5 "themes/clean/contents/edition.md.twig"
+  {
+    rt->loc = &L_209;
+    v5 = tpl_getattr_name_ic(rt, v1, &N_author, &L_210, &ic1);
+    bool b6 = tpl_truthy(v5);
+    if (b6) {
+#line 5 "themes/clean/contents/edition.md.twig"
+      tpl_out(rt, "<br />\n", 7);
+#line 6 "themes/clean/contents/edition.md.twig"
       {
-        rt->loc = &L_210;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_211);
-        tpl_out_value(rt, v5);
+        rt->loc = &L_211;
+        const tpl_value a7[1] = {v5};
+        tpl_value v8 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a7, NULL, &L_212);
+        tpl_out_value(rt, v8);
       }
     }
   }
-#line 6 "themes/clean/contents/edition.md.twig"
+#line 7 "themes/clean/contents/edition.md.twig"
   tpl_out(rt, "\n\n", 2);
-#line 8 "themes/clean/contents/edition.md.twig"
+#line 9 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_212;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_213, &ic2);
-    bool b7 = tpl_truthy(v6);
-    if (b7) {
-#line 8 "themes/clean/contents/edition.md.twig"
+    rt->loc = &L_213;
+    v9 = tpl_getattr_name_ic(rt, v1, &N_edition, &L_214, &ic2);
+    bool b10 = tpl_truthy(v9);
+    if (b10) {
+#line 9 "themes/clean/contents/edition.md.twig"
       {
-        rt->loc = &L_214;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_215);
-        tpl_out_value(rt, v8);
+        rt->loc = &L_215;
+        const tpl_value a11[1] = {v9};
+        tpl_value v12 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a11, NULL, &L_216);
+        tpl_out_value(rt, v12);
       }
-#line 8 "themes/clean/contents/edition.md.twig"
+#line 9 "themes/clean/contents/edition.md.twig"
       tpl_out(rt, ", ", 2);
     }
   }
-#line 8 "themes/clean/contents/edition.md.twig"
+#line 9 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_216;
-    tpl_value v12 = tpl_null();
-    bool b11 = tpl_var_probe(rt, ctx, self, &N_book, &v12);
-    if (!b11)
-      v12 = tpl_null();
-    (void)b11;
-    tpl_value v13 = tpl_str("publication_date", 16);
-    tpl_value v10 = tpl_null();
-    bool b9 = tpl_has_attr(rt, v12, v13, &v10);
-    if (!b9)
-      v10 = tpl_null();
-    tpl_value v14;
-    if (b9 && !tpl_is_empty(rt, v10)) {
-      v14 = v10;
+    rt->loc = &L_217;
+    tpl_value v16 = tpl_null();
+    bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
+    if (!b15)
+      v16 = tpl_null();
+    (void)b15;
+    tpl_value v17 = tpl_str("publication_date", 16);
+    tpl_value v14 = tpl_null();
+    bool b13 = tpl_has_attr(rt, v16, v17, &v14);
+    if (!b13)
+      v14 = tpl_null();
+    tpl_value v18;
+    if (b13 && !tpl_is_empty(rt, v14)) {
+      v18 = v14;
     } else {
-      tpl_value v15 = tpl_str("now", 3u);
-      v14 = v15;
+      tpl_value v19 = tpl_str("now", 3u);
+      v18 = v19;
     }
-    v16 = tpl_var(rt, ctx, self, &N_app, &L_217);
-    tpl_value v17 = tpl_str("getLabel", 8u);
-    tpl_value v18 = tpl_str("date_format", 11u);
-    const tpl_value a19[1] = {v18};
-    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_218);
-    const tpl_value a21[2] = {v14, v20};
+    v20 = tpl_var(rt, ctx, self, &N_app, &L_218);
+    tpl_value v21 = tpl_str("getLabel", 8u);
+    tpl_value v22 = tpl_str("date_format", 11u);
+    const tpl_value a23[1] = {v22};
+    tpl_value v24 = tpl_call_method(rt, v20, v21, 1, a23, &L_219);
+    const tpl_value a25[2] = {v18, v24};
     if (!k4)
-      k4 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_219);
-    tpl_value v22 = k4->fn(rt, ctx, 2, a21, &L_219);
-    tpl_out_value(rt, v22);
+      k4 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_220);
+    tpl_value v26 = k4->fn(rt, ctx, 2, a25, &L_220);
+    tpl_out_value(rt, v26);
   }
-#line 8 "themes/clean/contents/edition.md.twig"
+#line 9 "themes/clean/contents/edition.md.twig"
   tpl_out(rt, "\n\n", 2);
-#line 10 "themes/clean/contents/edition.md.twig"
+#line 11 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_220;
-    v23 = tpl_var(rt, ctx, self, &N_edition, &L_221);
-    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_222, &ic3);
-    bool b25 = tpl_truthy(v24);
-    if (b25) {
-#line 11 "themes/clean/contents/edition.md.twig"
+    rt->loc = &L_221;
+    v27 = tpl_var(rt, ctx, self, &N_edition, &L_222);
+    v28 = tpl_getattr_name_ic(rt, v27, &N_isbn, &L_223, &ic3);
+    bool b29 = tpl_truthy(v28);
+    if (b29) {
+#line 12 "themes/clean/contents/edition.md.twig"
       tpl_out(rt, "ISBN ", 5);
-#line 11 "themes/clean/contents/edition.md.twig"
+#line 12 "themes/clean/contents/edition.md.twig"
       {
-        rt->loc = &L_223;
-        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_224);
-        tpl_out_value(rt, v26);
+        rt->loc = &L_224;
+        const tpl_value a30[1] = {v28};
+        tpl_value v31 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a30, NULL, &L_225);
+        tpl_out_value(rt, v31);
       }
-#line 11 "themes/clean/contents/edition.md.twig"
+#line 12 "themes/clean/contents/edition.md.twig"
       tpl_out(rt, "\n\n", 2);
     }
   }
-#line 14 "themes/clean/contents/edition.md.twig"
+#line 15 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_225;
-    tpl_value v27 = tpl_str("getLabel", 8u);
-    tpl_value v28 = tpl_str("published_with", 14u);
-    tpl_map *m29 = tpl_map_new(rt->arena, 1);
-    tpl_value v30 = tpl_str("generator", 9u);
-    tpl_value v36 = tpl_null();
-    bool b35 = tpl_var_probe(rt, ctx, self, &N_book, &v36);
-    if (!b35)
-      v36 = tpl_null();
-    (void)b35;
-    tpl_value v37 = tpl_str("generator", 9);
-    tpl_value v34 = tpl_null();
-    bool b33 = tpl_has_attr(rt, v36, v37, &v34);
-    if (!b33)
-      v34 = tpl_null();
-    (void)b33;
-    tpl_value v38 = tpl_str("name", 4);
-    tpl_value v32 = tpl_null();
-    bool b31 = tpl_has_attr(rt, v34, v38, &v32);
-    if (!b31)
-      v32 = tpl_null();
-    tpl_value v39;
-    if (b31 && v32.type != TPL_NULL) {
-      v39 = v32;
+    rt->loc = &L_226;
+    tpl_value v32 = tpl_str("getLabel", 8u);
+    tpl_value v33 = tpl_str("published_with", 14u);
+    tpl_map *m34 = tpl_map_new(rt->arena, 1);
+    tpl_value v35 = tpl_str("generator", 9u);
+    tpl_value v41 = tpl_null();
+    bool b40 = tpl_var_probe(rt, ctx, self, &N_book, &v41);
+    if (!b40)
+      v41 = tpl_null();
+    (void)b40;
+    tpl_value v42 = tpl_str("generator", 9);
+    tpl_value v39 = tpl_null();
+    bool b38 = tpl_has_attr(rt, v41, v42, &v39);
+    if (!b38)
+      v39 = tpl_null();
+    (void)b38;
+    tpl_value v43 = tpl_str("name", 4);
+    tpl_value v37 = tpl_null();
+    bool b36 = tpl_has_attr(rt, v39, v43, &v37);
+    if (!b36)
+      v37 = tpl_null();
+    tpl_value v44;
+    if (b36 && v37.type != TPL_NULL) {
+      v44 = v37;
     } else {
-      tpl_value v40 = tpl_str("Octavo", 6u);
-      v39 = v40;
+      tpl_value v45 = tpl_str("Octavo", 6u);
+      v44 = v45;
     }
-    tpl_value v41 = tpl_str(" ", 1u);
-    tpl_value v42 = tpl_op_concat(rt, v39, v41);
-    tpl_value v48 = tpl_null();
-    bool b47 = tpl_var_probe(rt, ctx, self, &N_book, &v48);
-    if (!b47)
-      v48 = tpl_null();
-    (void)b47;
-    tpl_value v49 = tpl_str("generator", 9);
-    tpl_value v46 = tpl_null();
-    bool b45 = tpl_has_attr(rt, v48, v49, &v46);
-    if (!b45)
-      v46 = tpl_null();
-    (void)b45;
-    tpl_value v50 = tpl_str("version", 7);
-    tpl_value v44 = tpl_null();
-    bool b43 = tpl_has_attr(rt, v46, v50, &v44);
-    if (!b43)
-      v44 = tpl_null();
-    tpl_value v51;
-    if (b43 && v44.type != TPL_NULL) {
-      v51 = v44;
+    tpl_value v46 = tpl_str(" ", 1u);
+    tpl_value v47 = tpl_op_concat(rt, v44, v46);
+    tpl_value v53 = tpl_null();
+    bool b52 = tpl_var_probe(rt, ctx, self, &N_book, &v53);
+    if (!b52)
+      v53 = tpl_null();
+    (void)b52;
+    tpl_value v54 = tpl_str("generator", 9);
+    tpl_value v51 = tpl_null();
+    bool b50 = tpl_has_attr(rt, v53, v54, &v51);
+    if (!b50)
+      v51 = tpl_null();
+    (void)b50;
+    tpl_value v55 = tpl_str("version", 7);
+    tpl_value v49 = tpl_null();
+    bool b48 = tpl_has_attr(rt, v51, v55, &v49);
+    if (!b48)
+      v49 = tpl_null();
+    tpl_value v56;
+    if (b48 && v49.type != TPL_NULL) {
+      v56 = v49;
     } else {
-      tpl_value v52 = tpl_str("getVersion", 10u);
-      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_226);
-      v51 = v53;
+      tpl_value v57 = tpl_str("getVersion", 10u);
+      tpl_value v58 = tpl_call_method(rt, v20, v57, 0, NULL, &L_227);
+      v56 = v58;
     }
-    tpl_value v54 = tpl_op_concat(rt, v42, v51);
-    tpl_map_set(rt->arena, m29, v30, v54);
-    tpl_value v55 = tpl_map_or_list(rt->arena, m29);
-    const tpl_value a56[2] = {v28, v55};
-    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_227);
-    tpl_out_value(rt, v57);
+    tpl_value v59 = tpl_op_concat(rt, v47, v56);
+    const tpl_value a60[1] = {v59};
+    tpl_value v61 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a60, NULL, &L_228);
+    tpl_map_set(rt->arena, m34, v35, v61);
+    tpl_value v62 = tpl_map_or_list(rt->arena, m34);
+    const tpl_value a63[2] = {v33, v62};
+    tpl_value v64 = tpl_call_method(rt, v20, v32, 2, a63, &L_229);
+    tpl_out_value(rt, v64);
   }
-#line 14 "themes/clean/contents/edition.md.twig"
+#line 15 "themes/clean/contents/edition.md.twig"
   tpl_out(rt, ".\n", 2);
 }
 
@@ -3170,16 +3194,16 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic9 = {0, NULL};
 #line 4 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_228;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_229);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_230, &ic0);
+    rt->loc = &L_230;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_231);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_232, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str("alt=\"", 5u);
       tpl_value v4 = tpl_op_concat(rt, v3, v1);
       tpl_value v5 = tpl_str("\"", 1u);
       tpl_value v6 = tpl_op_concat(rt, v4, v5);
-      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_231, &ic1);
+      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_233, &ic1);
       bool b8 = tpl_op_in(rt, v6, v7);
       b2 = b8;
     }
@@ -3190,10 +3214,10 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"figure ", 22);
 #line 5 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_232;
+    rt->loc = &L_234;
     tpl_value v10;
-    v11 = tpl_var(rt, ctx, self, &N_item, &L_233);
-    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_234, &ic2);
+    v11 = tpl_var(rt, ctx, self, &N_item, &L_235);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_236, &ic2);
     if (tpl_truthy(v12)) {
       v10 = v12;
     } else {
@@ -3206,15 +3230,15 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\"", 1);
 #line 5 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_235;
-    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_236, &ic3);
+    rt->loc = &L_237;
+    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_238, &ic3);
     bool b15 = tpl_truthy(v14);
     if (b15) {
 #line 5 "themes/clean/common/figure.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_237;
+        rt->loc = &L_239;
         tpl_out_value(rt, v14);
       }
 #line 5 "themes/clean/common/figure.twig"
@@ -3225,19 +3249,19 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_238;
-    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_239, &ic4);
+    rt->loc = &L_240;
+    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_241, &ic4);
     tpl_out_value(rt, v16);
   }
 #line 6 "themes/clean/common/figure.twig"
   tpl_out(rt, "\n", 1);
 #line 7 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_240;
-    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_241, &ic5);
+    rt->loc = &L_242;
+    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_243, &ic5);
     bool b18 = tpl_truthy(v17);
     if (!b18) {
-      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_242, &ic6);
+      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_244, &ic6);
       bool b20 = tpl_truthy(v19);
       b18 = b20;
     }
@@ -3246,22 +3270,22 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<figcaption class=\"caption\">", 28);
 #line 9 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_243;
+        rt->loc = &L_245;
         bool b21 = tpl_truthy(v17);
         if (b21) {
 #line 9 "themes/clean/common/figure.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 9 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_244;
+            rt->loc = &L_246;
             tpl_out_value(rt, v17);
           }
 #line 9 "themes/clean/common/figure.twig"
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_245;
-            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_246, &ic7);
+            rt->loc = &L_247;
+            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_248, &ic7);
             bool b23 = tpl_truthy(v22);
             if (b23) {
 #line 9 "themes/clean/common/figure.twig"
@@ -3272,16 +3296,16 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 10 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_247;
-        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_248);
+        rt->loc = &L_249;
+        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_250);
         bool b25 = tpl_truthy(v24);
         if (b25) {
 #line 10 "themes/clean/common/figure.twig"
           tpl_out(rt, "<span aria-hidden=\"true\">", 25);
 #line 10 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_249;
-            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_250, &ic8);
+            rt->loc = &L_251;
+            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_252, &ic8);
             tpl_out_value(rt, v26);
           }
 #line 10 "themes/clean/common/figure.twig"
@@ -3289,8 +3313,8 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         } else {
 #line 10 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_251;
-            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_252, &ic9);
+            rt->loc = &L_253;
+            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_254, &ic9);
             tpl_out_value(rt, v27);
           }
         }
@@ -3317,10 +3341,10 @@ static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 5 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_253;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_254);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_255, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_256);
+    rt->loc = &L_255;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_256);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_257, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_258);
     tpl_out_value(rt, v2);
   }
 }
@@ -3347,7 +3371,7 @@ static void fn25(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<header class=\"book-header\">\n", 29);
 #line 9 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_257;
+    rt->loc = &L_259;
     tpl_value v0 = tpl_str("partials/cover.twig", 19u);
     tpl_map *m1 = tpl_map_new(rt->arena, 1);
     tpl_value v2 = tpl_str("item", 4u);
@@ -3358,7 +3382,7 @@ static void fn25(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     tpl_value v6 = tpl_map_or_list(rt->arena, m3);
     tpl_map_set(rt->arena, m1, v2, v6);
     tpl_value v7 = tpl_map_or_list(rt->arena, m1);
-    tpl_include(rt, ctx, v0, v7, false, false, &L_257);
+    tpl_include(rt, ctx, v0, v7, false, false, &L_259);
   }
 #line 10 "themes/clean/html_chunked/index.twig"
   tpl_out(rt, "</header>\n", 10);
@@ -3378,8 +3402,8 @@ static tpl_value fn27(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v2 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_260, &cl->ics[0]);
-  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_261, &cl->ics[1]);
+  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_262, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_263, &cl->ics[1]);
   tpl_value v3 = tpl_str("toc", 3u);
   bool b4 = tpl_loose_eq(rt, v2, v3);
   tpl_value v5 = tpl_bool(b4);
@@ -3400,8 +3424,8 @@ static tpl_value fn28(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v2 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_266, &cl->ics[0]);
-  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_267, &cl->ics[1]);
+  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_268, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_269, &cl->ics[1]);
   tpl_value v3 = tpl_str("cover", 5u);
   tpl_value v4 = tpl_str("toc", 3u);
   tpl_list *l5 = tpl_list_new(rt->arena, 2);
@@ -3436,32 +3460,32 @@ static void fn26(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic1 = {0, NULL};
 #line 13 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_258;
-    v0 = tpl_var(rt, ctx, self, &N_items, &L_259);
+    rt->loc = &L_260;
+    v0 = tpl_var(rt, ctx, self, &N_items, &L_261);
     tpl_value v1 = tpl_closure_new_slots(rt, fn27, ctx, self, blocks, 0, 2);
     const tpl_value a2[2] = {v0, v1};
     if (!k5)
-      k5 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_262);
-    tpl_value v3 = k5->fn(rt, ctx, 2, a2, &L_262);
+      k5 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_264);
+    tpl_value v3 = k5->fn(rt, ctx, 2, a2, &L_264);
     const tpl_value a4[1] = {v3};
     if (!k6)
-      k6 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_263);
-    tpl_value v5 = k6->fn(rt, ctx, 1, a4, &L_263);
+      k6 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_265);
+    tpl_value v5 = k6->fn(rt, ctx, 1, a4, &L_265);
     tpl_ctx_set(rt, ctx, &N_toc_item, v5);
   }
 #line 14 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_264;
-    v6 = tpl_var(rt, ctx, self, &N_items, &L_265);
+    rt->loc = &L_266;
+    v6 = tpl_var(rt, ctx, self, &N_items, &L_267);
     tpl_value v7 = tpl_closure_new_slots(rt, fn28, ctx, self, blocks, 0, 2);
     const tpl_value a8[2] = {v6, v7};
     if (!k5)
-      k5 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_268);
-    tpl_value v9 = k5->fn(rt, ctx, 2, a8, &L_268);
+      k5 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_270);
+    tpl_value v9 = k5->fn(rt, ctx, 2, a8, &L_270);
     const tpl_value a10[1] = {v9};
     if (!k6)
-      k6 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_269);
-    tpl_value v11 = k6->fn(rt, ctx, 1, a10, &L_269);
+      k6 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_271);
+    tpl_value v11 = k6->fn(rt, ctx, 1, a10, &L_271);
     tpl_ctx_set(rt, ctx, &N_first, v11);
   }
 #line 15 "themes/clean/html_chunked/index.twig"
@@ -3469,89 +3493,89 @@ static void fn26(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "<main id=\"main_content\" class=\"book-main\">\n", 67);
 #line 17 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_270;
+    rt->loc = &L_272;
     tpl_value v12 = tpl_str("partials/search.twig", 20u);
-    tpl_include(rt, ctx, v12, tpl_null(), false, false, &L_270);
+    tpl_include(rt, ctx, v12, tpl_null(), false, false, &L_272);
   }
 #line 18 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_271;
-    v13 = tpl_var(rt, ctx, self, &N_toc, &L_272);
+    rt->loc = &L_273;
+    v13 = tpl_var(rt, ctx, self, &N_toc, &L_274);
     tpl_value v14;
-    v15 = tpl_var(rt, ctx, self, &N_toc_item, &L_273);
+    v15 = tpl_var(rt, ctx, self, &N_toc_item, &L_275);
     bool b16 = tpl_truthy(v15);
     if (b16) {
-      v17 = tpl_getattr_name_ic(rt, v15, &N_title, &L_274, &ic0);
+      v17 = tpl_getattr_name_ic(rt, v15, &N_title, &L_276, &ic0);
       v14 = v17;
     } else {
-      v18 = tpl_var(rt, ctx, self, &N_app, &L_275);
+      v18 = tpl_var(rt, ctx, self, &N_app, &L_277);
       tpl_value v19 = tpl_str("getTitle", 8u);
       tpl_value v20 = tpl_str("toc", 3u);
       const tpl_value a21[1] = {v20};
-      tpl_value v22 = tpl_call_method(rt, v18, v19, 1, a21, &L_276);
+      tpl_value v22 = tpl_call_method(rt, v18, v19, 1, a21, &L_278);
       v14 = v22;
     }
     tpl_value v23 = tpl_str("toc_title", 9u);
-    v24 = tpl_var(rt, ctx, self, &N_root, &L_277);
+    v24 = tpl_var(rt, ctx, self, &N_root, &L_279);
     tpl_value v25 = tpl_str("", 0u);
     tpl_value v26 = tpl_str("toc", 3u);
     const tpl_value a27[6] = {v13, v14, v23, v24, v25, v26};
-    tpl_value v28 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a27, NULL, &L_278);
+    tpl_value v28 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a27, NULL, &L_280);
     tpl_out_value(rt, v28);
   }
 #line 18 "themes/clean/html_chunked/index.twig"
   tpl_out(rt, "\n", 1);
 #line 19 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_279;
-    v29 = tpl_var(rt, ctx, self, &N_first, &L_280);
+    rt->loc = &L_281;
+    v29 = tpl_var(rt, ctx, self, &N_first, &L_282);
     bool b30 = tpl_truthy(v29);
     if (b30) {
 #line 20 "themes/clean/html_chunked/index.twig"
       tpl_out(rt, "<nav class=\"pager pager-bottom\" aria-label=\"", 44);
 #line 20 "themes/clean/html_chunked/index.twig"
       {
-        rt->loc = &L_281;
-        v31 = tpl_var(rt, ctx, self, &N_app, &L_282);
+        rt->loc = &L_283;
+        v31 = tpl_var(rt, ctx, self, &N_app, &L_284);
         tpl_value v32 = tpl_str("getLabel", 8u);
         tpl_value v33 = tpl_str("next", 4u);
         const tpl_value a34[1] = {v33};
-        tpl_value v35 = tpl_call_method(rt, v31, v32, 1, a34, &L_283);
-        tpl_value v36 = tpl_escape_value(rt, v35, TPL_ESC_HTML, &L_284);
+        tpl_value v35 = tpl_call_method(rt, v31, v32, 1, a34, &L_285);
+        tpl_value v36 = tpl_escape_value(rt, v35, TPL_ESC_HTML, &L_286);
         tpl_out_value(rt, v36);
       }
 #line 20 "themes/clean/html_chunked/index.twig"
       tpl_out(rt, "\">\n<a class=\"next\" href=\"", 25);
 #line 21 "themes/clean/html_chunked/index.twig"
       {
-        rt->loc = &L_285;
+        rt->loc = &L_287;
         tpl_out_value(rt, v24);
       }
 #line 21 "themes/clean/html_chunked/index.twig"
       {
-        rt->loc = &L_286;
-        v37 = tpl_getattr_name_ic(rt, v29, &N_url, &L_287, &ic1);
+        rt->loc = &L_288;
+        v37 = tpl_getattr_name_ic(rt, v29, &N_url, &L_289, &ic1);
         tpl_out_value(rt, v37);
       }
 #line 21 "themes/clean/html_chunked/index.twig"
       tpl_out(rt, "\" rel=\"next\"><span class=\"pager-direction\">", 43);
 #line 21 "themes/clean/html_chunked/index.twig"
       {
-        rt->loc = &L_288;
+        rt->loc = &L_290;
         tpl_value v38 = tpl_str("getLabel", 8u);
         tpl_value v39 = tpl_str("next", 4u);
         const tpl_value a40[1] = {v39};
-        tpl_value v41 = tpl_call_method(rt, v31, v38, 1, a40, &L_289);
-        tpl_value v42 = tpl_escape_value(rt, v41, TPL_ESC_HTML, &L_290);
+        tpl_value v41 = tpl_call_method(rt, v31, v38, 1, a40, &L_291);
+        tpl_value v42 = tpl_escape_value(rt, v41, TPL_ESC_HTML, &L_292);
         tpl_out_value(rt, v42);
       }
 #line 21 "themes/clean/html_chunked/index.twig"
       tpl_out(rt, " <span aria-hidden=\"true\">→</span></span> ", 44);
 #line 21 "themes/clean/html_chunked/index.twig"
       {
-        rt->loc = &L_291;
+        rt->loc = &L_293;
         const tpl_value a43[1] = {v29};
-        tpl_value v44 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a43, NULL, &L_292);
+        tpl_value v44 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a43, NULL, &L_294);
         tpl_out_value(rt, v44);
       }
 #line 21 "themes/clean/html_chunked/index.twig"
@@ -3570,15 +3594,15 @@ static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 4 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_293;
+    rt->loc = &L_295;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_293);
+    tpl_import(rt, self, 0, v0, &L_295);
   }
 #line 3 "themes/clean/html_chunked/index.twig"
   {
-    rt->loc = &L_294;
+    rt->loc = &L_296;
     tpl_value v1 = tpl_str("layout.twig", 11u);
-    tpl_display_parent(rt, self, ctx, blocks, v1, &L_294);
+    tpl_display_parent(rt, self, ctx, blocks, v1, &L_296);
   }
 }
 
@@ -3640,15 +3664,15 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic2 = {0, NULL};
 #line 4 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_295;
+    rt->loc = &L_297;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_295);
+    tpl_import(rt, self, 0, v0, &L_297);
   }
 #line 5 "themes/clean/html_chunked/layout.twig"
   tpl_out(rt, "<!DOCTYPE html>\n<html lang=\"", 28);
 #line 6 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_296;
+    rt->loc = &L_298;
     tpl_value v4 = tpl_null();
     bool b3 = tpl_var_probe(rt, ctx, self, &N_book, &v4);
     if (!b3)
@@ -3673,103 +3697,103 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v11 = tpl_map_or_list(rt->arena, m8);
     const tpl_value a12[2] = {v6, v11};
     if (!k7)
-      k7 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_297);
-    tpl_value v13 = k7->fn(rt, ctx, 2, a12, &L_297);
-    tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_298);
+      k7 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_299);
+    tpl_value v13 = k7->fn(rt, ctx, 2, a12, &L_299);
+    tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_300);
     tpl_out_value(rt, v14);
   }
 #line 6 "themes/clean/html_chunked/layout.twig"
   tpl_out(rt, "\">\n<head>\n", 10);
 #line 8 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_299;
+    rt->loc = &L_301;
     tpl_value v15 = tpl_str("partials/head.twig", 18u);
     tpl_map *m16 = tpl_map_new(rt->arena, 1);
     tpl_value v17 = tpl_str("page_title", 10u);
     tpl_value v18 = tpl_str("title", 5u);
-    tpl_value v19 = tpl_block_function(rt, ctx, blocks, v18, tpl_null(), &L_300);
+    tpl_value v19 = tpl_block_function(rt, ctx, blocks, v18, tpl_null(), &L_302);
     const tpl_value a20[1] = {v19};
     if (!k8)
-      k8 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_301);
-    tpl_value v21 = k8->fn(rt, ctx, 1, a20, &L_301);
+      k8 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_303);
+    tpl_value v21 = k8->fn(rt, ctx, 1, a20, &L_303);
     tpl_map_set(rt->arena, m16, v17, v21);
     tpl_value v22 = tpl_map_or_list(rt->arena, m16);
-    tpl_include(rt, ctx, v15, v22, false, false, &L_299);
+    tpl_include(rt, ctx, v15, v22, false, false, &L_301);
   }
 #line 9 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_302;
-    tpl_display_block(rt, ctx, blocks, &N_head, &L_302);
+    rt->loc = &L_304;
+    tpl_display_block(rt, ctx, blocks, &N_head, &L_304);
   }
 #line 10 "themes/clean/html_chunked/layout.twig"
   tpl_out(rt, "</head>\n<body class=\"", 21);
 #line 11 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_303;
-    tpl_display_block(rt, ctx, blocks, &N_body_class, &L_303);
+    rt->loc = &L_305;
+    tpl_display_block(rt, ctx, blocks, &N_body_class, &L_305);
   }
 #line 11 "themes/clean/html_chunked/layout.twig"
   tpl_out(rt, "\">\n<a class=\"skip-link\" href=\"#main_content\">", 45);
 #line 12 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_304;
-    v23 = tpl_var(rt, ctx, self, &N_app, &L_305);
+    rt->loc = &L_306;
+    v23 = tpl_var(rt, ctx, self, &N_app, &L_307);
     tpl_value v24 = tpl_str("getLabel", 8u);
     tpl_value v25 = tpl_str("skip_to_content", 15u);
     const tpl_value a26[1] = {v25};
-    tpl_value v27 = tpl_call_method(rt, v23, v24, 1, a26, &L_306);
+    tpl_value v27 = tpl_call_method(rt, v23, v24, 1, a26, &L_308);
     tpl_out_value(rt, v27);
   }
 #line 12 "themes/clean/html_chunked/layout.twig"
   tpl_out(rt, "</a>\n", 5);
 #line 13 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_307;
-    tpl_display_block(rt, ctx, blocks, &N_header, &L_307);
+    rt->loc = &L_309;
+    tpl_display_block(rt, ctx, blocks, &N_header, &L_309);
   }
 #line 14 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_308;
-    tpl_display_block(rt, ctx, blocks, &N_body, &L_308);
+    rt->loc = &L_310;
+    tpl_display_block(rt, ctx, blocks, &N_body, &L_310);
   }
 #line 15 "themes/clean/html_chunked/layout.twig"
   tpl_out(rt, "<footer class=\"book-footer\">\n<p>", 32);
 #line 16 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_309;
-    v28 = tpl_var(rt, ctx, self, &N_book, &L_310);
-    v29 = tpl_getattr_name_ic(rt, v28, &N_title, &L_311, &ic0);
-    tpl_value v30 = tpl_escape_value(rt, v29, TPL_ESC_HTML, &L_312);
+    rt->loc = &L_311;
+    v28 = tpl_var(rt, ctx, self, &N_book, &L_312);
+    v29 = tpl_getattr_name_ic(rt, v28, &N_title, &L_313, &ic0);
+    tpl_value v30 = tpl_escape_value(rt, v29, TPL_ESC_HTML, &L_314);
     tpl_out_value(rt, v30);
   }
 #line 16 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_313;
-    v31 = tpl_getattr_name_ic(rt, v28, &N_author, &L_314, &ic1);
+    rt->loc = &L_315;
+    v31 = tpl_getattr_name_ic(rt, v28, &N_author, &L_316, &ic1);
     bool b32 = tpl_truthy(v31);
     if (b32) {
 #line 16 "themes/clean/html_chunked/layout.twig"
       tpl_out(rt, " · ", 4);
 #line 16 "themes/clean/html_chunked/layout.twig"
       {
-        rt->loc = &L_315;
-        tpl_value v33 = tpl_escape_value(rt, v31, TPL_ESC_HTML, &L_316);
+        rt->loc = &L_317;
+        tpl_value v33 = tpl_escape_value(rt, v31, TPL_ESC_HTML, &L_318);
         tpl_out_value(rt, v33);
       }
     }
   }
 #line 16 "themes/clean/html_chunked/layout.twig"
   {
-    rt->loc = &L_317;
-    v34 = tpl_getattr_name_ic(rt, v28, &N_edition, &L_318, &ic2);
+    rt->loc = &L_319;
+    v34 = tpl_getattr_name_ic(rt, v28, &N_edition, &L_320, &ic2);
     bool b35 = tpl_truthy(v34);
     if (b35) {
 #line 16 "themes/clean/html_chunked/layout.twig"
       tpl_out(rt, " · ", 4);
 #line 16 "themes/clean/html_chunked/layout.twig"
       {
-        rt->loc = &L_319;
-        tpl_value v36 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_320);
+        rt->loc = &L_321;
+        tpl_value v36 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_322);
         tpl_out_value(rt, v36);
       }
     }
@@ -3787,62 +3811,69 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)ctx;
   (void)blocks;
   const tpl_callable *k9 = NULL;
-  tpl_value v10 = tpl_null();
   tpl_value v11 = tpl_null();
-  tpl_value v13 = tpl_null();
+  tpl_value v12 = tpl_null();
+  tpl_value v15 = tpl_null();
   tpl_ic ic0 = {0, NULL};
-#line 2 "themes/clean/contents/license.md.twig"
-  tpl_out(rt, "© ", 3);
-#line 2 "themes/clean/contents/license.md.twig"
-  {
-    rt->loc = &L_321;
-    tpl_value v3 = tpl_null();
-    bool b2 = tpl_var_probe(rt, ctx, self, &N_book, &v3);
-    if (!b2)
-      v3 = tpl_null();
-    (void)b2;
-    tpl_value v4 = tpl_str("publication_date", 16);
-    tpl_value v1 = tpl_null();
-    bool b0 = tpl_has_attr(rt, v3, v4, &v1);
-    if (!b0)
-      v1 = tpl_null();
-    tpl_value v5;
-    if (b0 && !tpl_is_empty(rt, v1)) {
-      v5 = v1;
-    } else {
-      tpl_value v6 = tpl_str("now", 3u);
-      v5 = v6;
-    }
-    tpl_value v7 = tpl_str("Y", 1u);
-    const tpl_value a8[2] = {v5, v7};
-    if (!k9)
-      k9 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_322);
-    tpl_value v9 = k9->fn(rt, ctx, 2, a8, &L_322);
-    tpl_out_value(rt, v9);
-  }
-#line 2 "themes/clean/contents/license.md.twig"
-  tpl_out(rt, " ", 1);
 #line 2 "themes/clean/contents/license.md.twig"
   {
     rt->loc = &L_323;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_324);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_325, &ic0);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_326);
-    tpl_out_value(rt, v12);
+    tpl_value v0 = tpl_str("partials/macros.twig", 20u);
+    tpl_import(rt, self, 0, v0, &L_323);
   }
-#line 2 "themes/clean/contents/license.md.twig"
-  tpl_out(rt, "\n\n", 2);
-#line 4 "themes/clean/contents/license.md.twig"
+#line 3 "themes/clean/contents/license.md.twig"
+  tpl_out(rt, "© ", 3);
+#line 3 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_327;
-    v13 = tpl_var(rt, ctx, self, &N_app, &L_328);
-    tpl_value v14 = tpl_str("getLabel", 8u);
-    tpl_value v15 = tpl_str("all_rights_reserved", 19u);
-    const tpl_value a16[1] = {v15};
-    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_329);
-    tpl_out_value(rt, v17);
+    rt->loc = &L_324;
+    tpl_value v4 = tpl_null();
+    bool b3 = tpl_var_probe(rt, ctx, self, &N_book, &v4);
+    if (!b3)
+      v4 = tpl_null();
+    (void)b3;
+    tpl_value v5 = tpl_str("publication_date", 16);
+    tpl_value v2 = tpl_null();
+    bool b1 = tpl_has_attr(rt, v4, v5, &v2);
+    if (!b1)
+      v2 = tpl_null();
+    tpl_value v6;
+    if (b1 && !tpl_is_empty(rt, v2)) {
+      v6 = v2;
+    } else {
+      tpl_value v7 = tpl_str("now", 3u);
+      v6 = v7;
+    }
+    tpl_value v8 = tpl_str("Y", 1u);
+    const tpl_value a9[2] = {v6, v8};
+    if (!k9)
+      k9 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_325);
+    tpl_value v10 = k9->fn(rt, ctx, 2, a9, &L_325);
+    tpl_out_value(rt, v10);
   }
-#line 4 "themes/clean/contents/license.md.twig"
+#line 3 "themes/clean/contents/license.md.twig"
+  tpl_out(rt, " ", 1);
+#line 3 "themes/clean/contents/license.md.twig"
+  {
+    rt->loc = &L_326;
+    v11 = tpl_var(rt, ctx, self, &N_book, &L_327);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_author, &L_328, &ic0);
+    const tpl_value a13[1] = {v12};
+    tpl_value v14 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a13, NULL, &L_329);
+    tpl_out_value(rt, v14);
+  }
+#line 3 "themes/clean/contents/license.md.twig"
+  tpl_out(rt, "\n\n", 2);
+#line 5 "themes/clean/contents/license.md.twig"
+  {
+    rt->loc = &L_330;
+    v15 = tpl_var(rt, ctx, self, &N_app, &L_331);
+    tpl_value v16 = tpl_str("getLabel", 8u);
+    tpl_value v17 = tpl_str("all_rights_reserved", 19u);
+    const tpl_value a18[1] = {v17};
+    tpl_value v19 = tpl_call_method(rt, v15, v16, 1, a18, &L_332);
+    tpl_out_value(rt, v19);
+  }
+#line 5 "themes/clean/contents/license.md.twig"
   tpl_out(rt, "\n", 1);
 }
 
@@ -3865,38 +3896,38 @@ static void fn36(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<article class=\"item lof\">\n<h1 id=\"", 35);
 #line 5 "themes/clean/html_chunked/lof.twig"
   {
-    rt->loc = &L_330;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_331);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_332, &ic0);
+    rt->loc = &L_333;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_334);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_335, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 5 "themes/clean/html_chunked/lof.twig"
   tpl_out(rt, "\">", 2);
 #line 5 "themes/clean/html_chunked/lof.twig"
   {
-    rt->loc = &L_333;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_334, &ic1);
+    rt->loc = &L_336;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_337, &ic1);
     tpl_out_value(rt, v2);
   }
 #line 5 "themes/clean/html_chunked/lof.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 6 "themes/clean/html_chunked/lof.twig"
   {
-    rt->loc = &L_335;
+    rt->loc = &L_338;
     tpl_value v3 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m4 = tpl_map_new(rt->arena, 2);
     tpl_value v5 = tpl_str("lists", 5u);
-    v6 = tpl_var(rt, ctx, self, &N_app, &L_336);
+    v6 = tpl_var(rt, ctx, self, &N_app, &L_339);
     tpl_value v7 = tpl_str("get", 3u);
     tpl_value v8 = tpl_str("publishing.list.images", 22u);
     const tpl_value a9[1] = {v8};
-    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_337);
+    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_340);
     tpl_map_set(rt->arena, m4, v5, v10);
     tpl_value v11 = tpl_str("kind", 4u);
     tpl_value v12 = tpl_str("figure", 6u);
     tpl_map_set(rt->arena, m4, v11, v12);
     tpl_value v13 = tpl_map_or_list(rt->arena, m4);
-    tpl_include(rt, ctx, v3, v13, false, false, &L_335);
+    tpl_include(rt, ctx, v3, v13, false, false, &L_338);
   }
 #line 7 "themes/clean/html_chunked/lof.twig"
   tpl_out(rt, "</article>\n", 11);
@@ -3910,9 +3941,9 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 2 "themes/clean/html_chunked/lof.twig"
   {
-    rt->loc = &L_338;
+    rt->loc = &L_341;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_338);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_341);
   }
 }
 
@@ -3935,38 +3966,38 @@ static void fn38(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<article class=\"item lot\">\n<h1 id=\"", 35);
 #line 5 "themes/clean/html_chunked/lot.twig"
   {
-    rt->loc = &L_339;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_340);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_341, &ic0);
+    rt->loc = &L_342;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_343);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_344, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 5 "themes/clean/html_chunked/lot.twig"
   tpl_out(rt, "\">", 2);
 #line 5 "themes/clean/html_chunked/lot.twig"
   {
-    rt->loc = &L_342;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_343, &ic1);
+    rt->loc = &L_345;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_346, &ic1);
     tpl_out_value(rt, v2);
   }
 #line 5 "themes/clean/html_chunked/lot.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 6 "themes/clean/html_chunked/lot.twig"
   {
-    rt->loc = &L_344;
+    rt->loc = &L_347;
     tpl_value v3 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m4 = tpl_map_new(rt->arena, 2);
     tpl_value v5 = tpl_str("lists", 5u);
-    v6 = tpl_var(rt, ctx, self, &N_app, &L_345);
+    v6 = tpl_var(rt, ctx, self, &N_app, &L_348);
     tpl_value v7 = tpl_str("get", 3u);
     tpl_value v8 = tpl_str("publishing.list.tables", 22u);
     const tpl_value a9[1] = {v8};
-    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_346);
+    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_349);
     tpl_map_set(rt->arena, m4, v5, v10);
     tpl_value v11 = tpl_str("kind", 4u);
     tpl_value v12 = tpl_str("table", 5u);
     tpl_map_set(rt->arena, m4, v11, v12);
     tpl_value v13 = tpl_map_or_list(rt->arena, m4);
-    tpl_include(rt, ctx, v3, v13, false, false, &L_344);
+    tpl_include(rt, ctx, v3, v13, false, false, &L_347);
   }
 #line 7 "themes/clean/html_chunked/lot.twig"
   tpl_out(rt, "</article>\n", 11);
@@ -3980,9 +4011,9 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 2 "themes/clean/html_chunked/lot.twig"
   {
-    rt->loc = &L_347;
+    rt->loc = &L_350;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_347);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_350);
   }
 }
 
@@ -4010,7 +4041,7 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item cover\"", 27);
 #line 3 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_348;
+    rt->loc = &L_351;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_item, &v3);
     if (!b2)
@@ -4034,9 +4065,9 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 3 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_349;
-        v8 = tpl_var(rt, ctx, self, &N_item, &L_350);
-        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_351, &ic0);
+        rt->loc = &L_352;
+        v8 = tpl_var(rt, ctx, self, &N_item, &L_353);
+        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_354, &ic0);
         tpl_out_value(rt, v9);
       }
 #line 3 "themes/clean/common/partials/cover.twig"
@@ -4047,17 +4078,17 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n<h1 class=\"book-title\">", 25);
 #line 4 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_352;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_353);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_354, &ic1);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_355);
+    rt->loc = &L_355;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_356);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_357, &ic1);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_358);
     tpl_out_value(rt, v12);
   }
 #line 4 "themes/clean/common/partials/cover.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 5 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_356;
+    rt->loc = &L_359;
     tpl_value v16 = tpl_null();
     bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
     if (!b15)
@@ -4081,9 +4112,9 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<p class=\"book-subtitle\">", 25);
 #line 6 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_357;
-        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_358, &ic2);
-        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_359);
+        rt->loc = &L_360;
+        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_361, &ic2);
+        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_362);
         tpl_out_value(rt, v22);
       }
 #line 6 "themes/clean/common/partials/cover.twig"
@@ -4092,16 +4123,16 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_360;
-    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_361, &ic3);
+    rt->loc = &L_363;
+    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_364, &ic3);
     bool b24 = tpl_truthy(v23);
     if (b24) {
 #line 9 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 9 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_362;
-        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_363);
+        rt->loc = &L_365;
+        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_366);
         tpl_out_value(rt, v25);
       }
 #line 9 "themes/clean/common/partials/cover.twig"
@@ -4110,16 +4141,16 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_364;
-    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_365, &ic4);
+    rt->loc = &L_367;
+    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_368, &ic4);
     bool b27 = tpl_truthy(v26);
     if (b27) {
 #line 12 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 12 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_366;
-        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_367);
+        rt->loc = &L_369;
+        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_370);
         tpl_out_value(rt, v28);
       }
 #line 12 "themes/clean/common/partials/cover.twig"
@@ -4152,8 +4183,8 @@ static tpl_value fn42(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_ctx_set_own(rt, scope, &N_one, v1);
   const tpl_value a2[2] = {v0, v1};
   if (!k10)
-    k10 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_369);
-  tpl_value v3 = k10->fn(rt, scope, 2, a2, &L_369);
+    k10 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_372);
+  tpl_value v3 = k10->fn(rt, scope, 2, a2, &L_372);
   return v3;
 }
 
@@ -4186,7 +4217,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic5 = {0, NULL};
 #line 4 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_368;
+    rt->loc = &L_371;
     tpl_value v1 = tpl_null();
     bool b0 = tpl_var_probe(rt, ctx, self, &N_lists, &v1);
     if (!b0)
@@ -4204,74 +4235,74 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v7 = tpl_list_value(l6);
     const tpl_value a8[3] = {v2, v5, v7};
     if (!k11)
-      k11 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_370);
-    tpl_value v9 = k11->fn(rt, ctx, 3, a8, &L_370);
+      k11 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_373);
+    tpl_value v9 = k11->fn(rt, ctx, 3, a8, &L_373);
     tpl_ctx_set(rt, ctx, &N_entries, v9);
   }
 #line 5 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_371;
-    v10 = tpl_var(rt, ctx, self, &N_entries, &L_372);
+    rt->loc = &L_374;
+    v10 = tpl_var(rt, ctx, self, &N_entries, &L_375);
     const tpl_value a11[1] = {v10};
     if (!k12)
-      k12 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_373);
-    bool b12 = !tpl_truthy(k12->fn(rt, ctx, 1, a11, &L_373));
+      k12 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_376);
+    bool b12 = !tpl_truthy(k12->fn(rt, ctx, 1, a11, &L_376));
     if (b12) {
 #line 6 "themes/clean/common/partials/float-list.twig"
       tpl_out(rt, "<ul class=\"float-list\">\n", 24);
 #line 7 "themes/clean/common/partials/float-list.twig"
       {
-        rt->loc = &L_374;
+        rt->loc = &L_377;
         tpl_iter it13;
         tpl_for_begin(rt, &it13, ctx, v10, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it13)) {
           tpl_for_accept(rt, &it13);
 #line 8 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_375;
-            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_376);
-            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_377, &ic0);
+            rt->loc = &L_378;
+            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_379);
+            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_380, &ic0);
             tpl_ctx_set(rt, it13.scope, &N_float, v15);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "<li><a href=\"", 13);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_378;
-            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_379);
+            rt->loc = &L_381;
+            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_382);
             tpl_out_value(rt, v16);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_380;
-            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_381);
-            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_382, &ic1);
+            rt->loc = &L_383;
+            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_384);
+            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_385, &ic1);
             tpl_out_value(rt, v18);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "\"><span class=\"label\">", 22);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_383;
+            rt->loc = &L_386;
             tpl_value v19;
-            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_384, &ic2);
+            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_387, &ic2);
             if (tpl_truthy(v20)) {
               v19 = v20;
             } else {
-              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_385);
+              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_388);
               tpl_value v22 = tpl_str("getLabel", 8u);
-              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_386);
+              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_389);
               tpl_map *m24 = tpl_map_new(rt->arena, 2);
               tpl_value v25 = tpl_str("item", 4u);
               tpl_map_set(rt->arena, m24, v25, v17);
               tpl_value v26 = tpl_str("element", 7u);
-              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_387);
-              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_388, &ic3);
-              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_389, &ic4);
+              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_390);
+              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_391, &ic3);
+              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_392, &ic4);
               tpl_map_set(rt->arena, m24, v26, v29);
               tpl_value v30 = tpl_map_or_list(rt->arena, m24);
               const tpl_value a31[2] = {v23, v30};
-              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_390);
+              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_393);
               v19 = v32;
             }
             tpl_out_value(rt, v19);
@@ -4280,15 +4311,15 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_391;
-            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_392, &ic5);
+            rt->loc = &L_394;
+            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_395, &ic5);
             bool b34 = tpl_truthy(v33);
             if (b34) {
 #line 9 "themes/clean/common/partials/float-list.twig"
               tpl_out(rt, " ", 1);
 #line 9 "themes/clean/common/partials/float-list.twig"
               {
-                rt->loc = &L_393;
+                rt->loc = &L_396;
                 tpl_out_value(rt, v33);
               }
             }
@@ -4332,25 +4363,25 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<title>", 99);
 #line 4 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_394;
-    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_395);
+    rt->loc = &L_397;
+    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_398);
     tpl_out_value(rt, v0);
   }
 #line 4 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 5 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_396;
-    v1 = tpl_var(rt, ctx, self, &N_book, &L_397);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_398, &ic0);
+    rt->loc = &L_399;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_400);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_401, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<meta name=\"author\" content=\"", 29);
 #line 6 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_399;
-        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_400);
+        rt->loc = &L_402;
+        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_403);
         tpl_out_value(rt, v4);
       }
 #line 6 "themes/clean/common/partials/head.twig"
@@ -4359,7 +4390,7 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_401;
+    rt->loc = &L_404;
     tpl_value v9 = tpl_null();
     bool b8 = tpl_var_probe(rt, ctx, self, &N_book, &v9);
     if (!b8)
@@ -4373,7 +4404,7 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     (void)v7;
     bool b5 = b6;
     if (b5) {
-      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_402, &ic1);
+      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_405, &ic1);
       bool b12 = tpl_truthy(v11);
       b5 = b12;
     }
@@ -4382,9 +4413,9 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<meta name=\"description\" content=\"", 34);
 #line 9 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_403;
-        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_404, &ic2);
-        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_405);
+        rt->loc = &L_406;
+        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_407, &ic2);
+        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_408);
         tpl_out_value(rt, v14);
       }
 #line 9 "themes/clean/common/partials/head.twig"
@@ -4395,7 +4426,7 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<meta name=\"generator\" content=\"", 32);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_406;
+    rt->loc = &L_409;
     tpl_value v20 = tpl_null();
     bool b19 = tpl_var_probe(rt, ctx, self, &N_book, &v20);
     if (!b19)
@@ -4419,14 +4450,14 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v24 = tpl_str("Octavo", 6u);
       v23 = v24;
     }
-    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_407);
+    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_410);
     tpl_out_value(rt, v25);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, " ", 1);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_408;
+    rt->loc = &L_411;
     tpl_value v31 = tpl_null();
     bool b30 = tpl_var_probe(rt, ctx, self, &N_book, &v31);
     if (!b30)
@@ -4447,29 +4478,29 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b26 && !tpl_is_empty(rt, v27)) {
       v34 = v27;
     } else {
-      v35 = tpl_var(rt, ctx, self, &N_app, &L_409);
+      v35 = tpl_var(rt, ctx, self, &N_app, &L_412);
       tpl_value v36 = tpl_str("getVersion", 10u);
-      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_410);
+      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_413);
       v34 = v37;
     }
-    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_411);
+    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_414);
     tpl_out_value(rt, v38);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "\">\n<meta name=\"color-scheme\" content=\"light dark\">\n", 51);
 #line 13 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_412;
-    v39 = tpl_var(rt, ctx, self, &N_edition, &L_413);
-    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_414, &ic3);
+    rt->loc = &L_415;
+    v39 = tpl_var(rt, ctx, self, &N_edition, &L_416);
+    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_417, &ic3);
     bool b41 = tpl_truthy(v40);
     if (b41) {
 #line 14 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 14 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_415;
-        v42 = tpl_var(rt, ctx, self, &N_root, &L_416);
+        rt->loc = &L_418;
+        v42 = tpl_var(rt, ctx, self, &N_root, &L_419);
         tpl_out_value(rt, v42);
       }
 #line 14 "themes/clean/common/partials/head.twig"
@@ -4478,16 +4509,16 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 16 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_417;
-    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_418);
+    rt->loc = &L_420;
+    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_421);
     bool b44 = tpl_truthy(v43);
     if (b44) {
 #line 17 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 17 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_419;
-        v45 = tpl_var(rt, ctx, self, &N_root, &L_420);
+        rt->loc = &L_422;
+        v45 = tpl_var(rt, ctx, self, &N_root, &L_423);
         tpl_out_value(rt, v45);
       }
 #line 17 "themes/clean/common/partials/head.twig"
@@ -4518,24 +4549,24 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_421;
-    v0 = tpl_var(rt, ctx, self, &N_entry, &L_422);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_423, &ic0);
+    rt->loc = &L_424;
+    v0 = tpl_var(rt, ctx, self, &N_entry, &L_425);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_426, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_424;
+        rt->loc = &L_427;
         tpl_out_value(rt, v1);
       }
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_425;
-        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_426, &ic1);
+        rt->loc = &L_428;
+        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_429, &ic1);
         bool b4 = tpl_truthy(v3);
         if (b4) {
 #line 6 "themes/clean/common/partials/macros.twig"
@@ -4546,8 +4577,8 @@ static void fn44(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_427;
-    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_428, &ic2);
+    rt->loc = &L_430;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_431, &ic2);
     tpl_out_value(rt, v5);
   }
 }
@@ -4569,7 +4600,7 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 13 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_429;
+    rt->loc = &L_432;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_entry, &v3);
     if (!b2)
@@ -4591,9 +4622,9 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 14 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_430;
+    rt->loc = &L_433;
     tpl_value v7 = tpl_str("<a ", 3u);
-    v8 = tpl_var(rt, ctx, self, &N_title, &L_431);
+    v8 = tpl_var(rt, ctx, self, &N_title, &L_434);
     bool b9 = tpl_op_in(rt, v7, v8);
     if (!b9) {
       tpl_value v10 = tpl_str(" id=", 4u);
@@ -4603,22 +4634,22 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     if (b9) {
 #line 14 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_432;
+        rt->loc = &L_435;
         const tpl_value a12[1] = {v8};
         if (!k13)
-          k13 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_433);
-        tpl_value v13 = k13->fn(rt, ctx, 1, a12, &L_433);
+          k13 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_436);
+        tpl_value v13 = k13->fn(rt, ctx, 1, a12, &L_436);
         const tpl_value a14[1] = {v13};
         if (!k14)
-          k14 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_434);
-        tpl_value v15 = k14->fn(rt, ctx, 1, a14, &L_434);
+          k14 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_437);
+        tpl_value v15 = k14->fn(rt, ctx, 1, a14, &L_437);
         tpl_ctx_set(rt, ctx, &N_title, v15);
       }
     }
   }
 #line 15 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_435;
+    rt->loc = &L_438;
     tpl_map *m16 = tpl_map_new(rt->arena, 2);
     tpl_value v17 = tpl_str("label", 5u);
     tpl_value v21 = tpl_null();
@@ -4640,11 +4671,11 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     }
     tpl_map_set(rt->arena, m16, v17, v23);
     tpl_value v25 = tpl_str("title", 5u);
-    v26 = tpl_var(rt, ctx, self, &N_title, &L_436);
+    v26 = tpl_var(rt, ctx, self, &N_title, &L_439);
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_437);
+    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_440);
     tpl_out_value(rt, v29);
   }
 }
@@ -4669,30 +4700,30 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 21 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_438;
+    rt->loc = &L_441;
     tpl_map *m0 = tpl_map_new(rt->arena, 1);
     tpl_value v1 = tpl_str("title", 5u);
     tpl_value v2;
-    v3 = tpl_var(rt, ctx, self, &N_entry, &L_439);
-    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_440, &ic0);
+    v3 = tpl_var(rt, ctx, self, &N_entry, &L_442);
+    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_443, &ic0);
     if (tpl_truthy(v4)) {
       v2 = v4;
     } else {
-      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_441, &ic1);
+      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_444, &ic1);
       v2 = v5;
     }
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_442);
+    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_445);
     const tpl_value a9[1] = {v8};
     if (!k15)
-      k15 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_443);
-    tpl_value v10 = k15->fn(rt, ctx, 1, a9, &L_443);
+      k15 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_446);
+    tpl_value v10 = k15->fn(rt, ctx, 1, a9, &L_446);
     const tpl_value a11[1] = {v10};
     if (!k16)
-      k16 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_444);
-    tpl_value v12 = k16->fn(rt, ctx, 1, a11, &L_444);
+      k16 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_447);
+    tpl_value v12 = k16->fn(rt, ctx, 1, a11, &L_447);
     tpl_out_value(rt, v12);
   }
 }
@@ -4711,9 +4742,9 @@ static tpl_value fn48(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_459);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_462);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_460, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_463, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
@@ -4775,16 +4806,16 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 29 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_445;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_446);
+    rt->loc = &L_448;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_449);
     const tpl_value a1[1] = {v0};
     if (!k17)
-      k17 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_447);
-    bool b2 = !tpl_truthy(k17->fn(rt, ctx, 1, a1, &L_447));
+      k17 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_450);
+    bool b2 = !tpl_truthy(k17->fn(rt, ctx, 1, a1, &L_450));
     if (b2) {
 #line 30 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_448;
+        rt->loc = &L_451;
         tpl_list *l3 = tpl_list_new(rt->arena, 0);
         tpl_value v4 = tpl_list_value(l3);
         tpl_ctx_set(rt, ctx, &N_open, v4);
@@ -4793,30 +4824,30 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 32 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_449;
-        v5 = tpl_var(rt, ctx, self, &N_entries, &L_450);
+        rt->loc = &L_452;
+        v5 = tpl_var(rt, ctx, self, &N_entries, &L_453);
         tpl_iter it6;
         tpl_for_begin(rt, &it6, ctx, v5, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it6)) {
           tpl_for_accept(rt, &it6);
 #line 33 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_451;
-            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_452);
+            rt->loc = &L_454;
+            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_455);
             const tpl_value a8[1] = {v7};
             if (!k17)
-              k17 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_453);
-            bool b9 = !tpl_truthy(k17->fn(rt, it6.scope, 1, a8, &L_453));
+              k17 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_456);
+            bool b9 = !tpl_truthy(k17->fn(rt, it6.scope, 1, a8, &L_456));
             if (b9) {
 #line 34 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_454;
-                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_455);
-                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_456, &ic0);
+                rt->loc = &L_457;
+                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_458);
+                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_459, &ic0);
                 const tpl_value a12[1] = {v7};
                 if (!k18)
-                  k18 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_457);
-                tpl_value v13 = k18->fn(rt, it6.scope, 1, a12, &L_457);
+                  k18 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_460);
+                tpl_value v13 = k18->fn(rt, it6.scope, 1, a12, &L_460);
                 bool b14 = tpl_compare(rt, v13, v11) < 0;
                 if (b14) {
 #line 35 "themes/clean/common/partials/macros.twig"
@@ -4824,32 +4855,32 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 37 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_458;
+                    rt->loc = &L_461;
                     tpl_value v15 = tpl_closure_new_slots(rt, fn48, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
                     if (!k19)
-                      k19 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_461);
-                    tpl_value v17 = k19->fn(rt, it6.scope, 2, a16, &L_461);
+                      k19 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_464);
+                    tpl_value v17 = k19->fn(rt, it6.scope, 2, a16, &L_464);
                     const tpl_value a18[1] = {v17};
                     if (!k20)
-                      k20 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_462);
-                    tpl_value v19 = k20->fn(rt, it6.scope, 1, a18, &L_462);
+                      k20 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_465);
+                    tpl_value v19 = k20->fn(rt, it6.scope, 1, a18, &L_465);
                     tpl_ctx_set(rt, it6.scope, &N_closing, v19);
                   }
 #line 38 "themes/clean/common/partials/macros.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 39 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_463;
-                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_464);
+                    rt->loc = &L_466;
+                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_467);
                     tpl_value v21 = tpl_int(INT64_C(1));
                     bool b22 = tpl_compare(rt, v21, v20) < 0;
                     if (b22) {
 #line 39 "themes/clean/common/partials/macros.twig"
                       {
-                        rt->loc = &L_465;
+                        rt->loc = &L_468;
                         tpl_value v23 = tpl_int(INT64_C(2));
-                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_466);
+                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_469);
                         tpl_iter it25;
                         tpl_for_begin(rt, &it25, it6.scope, v24, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it25)) {
@@ -4864,18 +4895,18 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 41 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_467;
-                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_468);
+                    rt->loc = &L_470;
+                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_471);
                     tpl_value v28 = tpl_int(INT64_C(0));
                     const tpl_value a29[1] = {v27};
                     if (!k20)
-                      k20 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_469);
-                    tpl_value v30 = k20->fn(rt, it6.scope, 1, a29, &L_469);
-                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_470);
+                      k20 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_472);
+                    tpl_value v30 = k20->fn(rt, it6.scope, 1, a29, &L_472);
+                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_473);
                     const tpl_value a32[3] = {v27, v28, v31};
                     if (!k21)
-                      k21 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_471);
-                    tpl_value v33 = k21->fn(rt, it6.scope, 3, a32, &L_471);
+                      k21 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_474);
+                    tpl_value v33 = k21->fn(rt, it6.scope, 3, a32, &L_474);
                     tpl_ctx_set(rt, it6.scope, &N_open, v33);
                   }
                 }
@@ -4884,22 +4915,22 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 44 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_472;
-            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_473);
-            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_474);
-            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_475, &ic1);
+            rt->loc = &L_475;
+            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_476);
+            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_477);
+            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_478, &ic1);
             tpl_list *l37 = tpl_list_new(rt->arena, 1);
             l37->items[0] = v36;
             tpl_value v38 = tpl_list_value(l37);
             const tpl_value a39[2] = {v34, v38};
             if (!k22)
-              k22 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_476);
-            tpl_value v40 = k22->fn(rt, it6.scope, 2, a39, &L_476);
+              k22 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_479);
+            tpl_value v40 = k22->fn(rt, it6.scope, 2, a39, &L_479);
             tpl_ctx_set(rt, it6.scope, &N_open, v40);
           }
 #line 45 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_477;
+            rt->loc = &L_480;
             tpl_value v44 = tpl_null();
             bool b43 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v44);
             if (!b43)
@@ -4915,8 +4946,8 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v46 = v42;
             } else {
               tpl_value v47 = tpl_str("#", 1u);
-              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_478);
-              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_479, &ic2);
+              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_481);
+              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_482, &ic2);
               tpl_value v50 = tpl_op_concat(rt, v47, v49);
               v46 = v50;
             }
@@ -4926,7 +4957,7 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li class=\"", 11);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_480;
+            rt->loc = &L_483;
             tpl_value v56 = tpl_null();
             bool b55 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v56);
             if (!b55)
@@ -4954,11 +4985,11 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b61) {
 #line 46 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_481;
-                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_482);
-                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_483, &ic3);
-                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_484, &ic4);
-                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_485);
+                rt->loc = &L_484;
+                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_485);
+                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_486, &ic3);
+                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_487, &ic4);
+                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_488);
                 tpl_out_value(rt, v65);
               }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -4969,31 +5000,31 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_486;
-            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_487);
-            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_488, &ic5);
+            rt->loc = &L_489;
+            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_490);
+            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_491, &ic5);
             tpl_out_value(rt, v67);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_489;
-            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_490);
+            rt->loc = &L_492;
+            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_493);
             tpl_out_value(rt, v68);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_491;
-            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_492);
+            rt->loc = &L_494;
+            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_495);
             tpl_out_value(rt, v69);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"", 1);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_493;
-            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_494);
+            rt->loc = &L_496;
+            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_497);
             bool b71 = tpl_truthy(v70);
             if (b71) {
               bool b72 = tpl_loose_eq(rt, v69, v70);
@@ -5008,9 +5039,9 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, ">", 1);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_495;
+            rt->loc = &L_498;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_496);
+            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_499);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -5021,24 +5052,24 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 49 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_497;
-        v75 = tpl_var(rt, ctx, self, &N_open, &L_498);
+        rt->loc = &L_500;
+        v75 = tpl_var(rt, ctx, self, &N_open, &L_501);
         const tpl_value a76[1] = {v75};
         if (!k20)
-          k20 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_499);
-        tpl_value v77 = k20->fn(rt, ctx, 1, a76, &L_499);
+          k20 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_502);
+        tpl_value v77 = k20->fn(rt, ctx, 1, a76, &L_502);
         tpl_value v78 = tpl_int(INT64_C(1));
         bool b79 = tpl_compare(rt, v78, v77) < 0;
         if (b79) {
 #line 49 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_500;
+            rt->loc = &L_503;
             tpl_value v80 = tpl_int(INT64_C(2));
             const tpl_value a81[1] = {v75};
             if (!k20)
-              k20 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_501);
-            tpl_value v82 = k20->fn(rt, ctx, 1, a81, &L_501);
-            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_502);
+              k20 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_504);
+            tpl_value v82 = k20->fn(rt, ctx, 1, a81, &L_504);
+            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_505);
             tpl_iter it84;
             tpl_for_begin(rt, &it84, ctx, v83, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it84)) {
@@ -5096,18 +5127,18 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 57 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_503;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_504);
+    rt->loc = &L_506;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_507);
     const tpl_value a1[1] = {v0};
     if (!k23)
-      k23 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_505);
-    bool b2 = !tpl_truthy(k23->fn(rt, ctx, 1, a1, &L_505));
+      k23 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_508);
+    bool b2 = !tpl_truthy(k23->fn(rt, ctx, 1, a1, &L_508));
     if (b2) {
 #line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<nav class=\"", 12);
 #line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_506;
+        rt->loc = &L_509;
         tpl_value v4 = tpl_null();
         bool b3 = tpl_var_probe(rt, ctx, self, &N_class, &v4);
         if (!b3)
@@ -5125,34 +5156,34 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "\" aria-labelledby=\"", 19);
 #line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_507;
-        v7 = tpl_var(rt, ctx, self, &N_id, &L_508);
+        rt->loc = &L_510;
+        v7 = tpl_var(rt, ctx, self, &N_id, &L_511);
         tpl_out_value(rt, v7);
       }
 #line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">\n<h2 class=\"toc-title\" id=\"", 29);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_509;
+        rt->loc = &L_512;
         tpl_out_value(rt, v7);
       }
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">", 2);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_510;
-        v8 = tpl_var(rt, ctx, self, &N_title, &L_511);
+        rt->loc = &L_513;
+        v8 = tpl_var(rt, ctx, self, &N_title, &L_514);
         tpl_out_value(rt, v8);
       }
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</h2>\n", 6);
 #line 60 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_512;
-        v9 = tpl_var(rt, ctx, self, &N_root, &L_513);
-        v10 = tpl_var(rt, ctx, self, &N_current, &L_514);
+        rt->loc = &L_515;
+        v9 = tpl_var(rt, ctx, self, &N_root, &L_516);
+        v10 = tpl_var(rt, ctx, self, &N_current, &L_517);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_515);
+        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_518);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/clean/common/partials/macros.twig"
@@ -5161,20 +5192,102 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 }
 
+#line 70 "themes/clean/common/partials/macros.twig"
+static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+  (void)ctx;
+  const tpl_template *self = def->owner;
+  (void)self;
+  const tpl_blocks *blocks = tpl_blocks_of(rt, self);
+  (void)blocks;
+  const tpl_callable *k24 = NULL;
+  tpl_value v0 = tpl_null();
+#line 70 "themes/clean/common/partials/macros.twig"
+  if (!tpl_ctx_has_own(ctx, &N_s)) {
+    tpl_ctx_set_own(rt, ctx, &N_s, tpl_null());
+  }
+#line 71 "themes/clean/common/partials/macros.twig"
+  {
+    rt->loc = &L_519;
+    v0 = tpl_var(rt, ctx, self, &N_s, &L_520);
+    tpl_map *m1 = tpl_map_new(rt->arena, 19);
+    tpl_value v2 = tpl_str("&", 1u);
+    tpl_value v3 = tpl_str("&amp;", 5u);
+    tpl_map_set(rt->arena, m1, v2, v3);
+    tpl_value v4 = tpl_str("<", 1u);
+    tpl_value v5 = tpl_str("&lt;", 4u);
+    tpl_map_set(rt->arena, m1, v4, v5);
+    tpl_value v6 = tpl_str(">", 1u);
+    tpl_value v7 = tpl_str("&gt;", 4u);
+    tpl_map_set(rt->arena, m1, v6, v7);
+    tpl_value v8 = tpl_str("\"", 1u);
+    tpl_value v9 = tpl_str("&quot;", 6u);
+    tpl_map_set(rt->arena, m1, v8, v9);
+    tpl_value v10 = tpl_str("\\", 1u);
+    tpl_value v11 = tpl_str("&#92;", 5u);
+    tpl_map_set(rt->arena, m1, v10, v11);
+    tpl_value v12 = tpl_str("`", 1u);
+    tpl_value v13 = tpl_str("&#96;", 5u);
+    tpl_map_set(rt->arena, m1, v12, v13);
+    tpl_value v14 = tpl_str("*", 1u);
+    tpl_value v15 = tpl_str("&#42;", 5u);
+    tpl_map_set(rt->arena, m1, v14, v15);
+    tpl_value v16 = tpl_str("_", 1u);
+    tpl_value v17 = tpl_str("&#95;", 5u);
+    tpl_map_set(rt->arena, m1, v16, v17);
+    tpl_value v18 = tpl_str("[", 1u);
+    tpl_value v19 = tpl_str("&#91;", 5u);
+    tpl_map_set(rt->arena, m1, v18, v19);
+    tpl_value v20 = tpl_str("]", 1u);
+    tpl_value v21 = tpl_str("&#93;", 5u);
+    tpl_map_set(rt->arena, m1, v20, v21);
+    tpl_value v22 = tpl_str("!", 1u);
+    tpl_value v23 = tpl_str("&#33;", 5u);
+    tpl_map_set(rt->arena, m1, v22, v23);
+    tpl_value v24 = tpl_str("~", 1u);
+    tpl_value v25 = tpl_str("&#126;", 6u);
+    tpl_map_set(rt->arena, m1, v24, v25);
+    tpl_value v26 = tpl_str("|", 1u);
+    tpl_value v27 = tpl_str("&#124;", 6u);
+    tpl_map_set(rt->arena, m1, v26, v27);
+    tpl_value v28 = tpl_str("#", 1u);
+    tpl_value v29 = tpl_str("&#35;", 5u);
+    tpl_map_set(rt->arena, m1, v28, v29);
+    tpl_value v30 = tpl_str("-", 1u);
+    tpl_value v31 = tpl_str("&#45;", 5u);
+    tpl_map_set(rt->arena, m1, v30, v31);
+    tpl_value v32 = tpl_str("+", 1u);
+    tpl_value v33 = tpl_str("&#43;", 5u);
+    tpl_map_set(rt->arena, m1, v32, v33);
+    tpl_value v34 = tpl_str(".", 1u);
+    tpl_value v35 = tpl_str("&#46;", 5u);
+    tpl_map_set(rt->arena, m1, v34, v35);
+    tpl_value v36 = tpl_str("=", 1u);
+    tpl_value v37 = tpl_str("&#61;", 5u);
+    tpl_map_set(rt->arena, m1, v36, v37);
+    tpl_value v38 = tpl_str("\n", 1u);
+    tpl_value v39 = tpl_str(" ", 1u);
+    tpl_map_set(rt->arena, m1, v38, v39);
+    tpl_value v40 = tpl_map_or_list(rt->arena, m1);
+    const tpl_value a41[2] = {v0, v40};
+    if (!k24)
+      k24 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_521);
+    tpl_value v42 = k24->fn(rt, ctx, 2, a41, &L_521);
+    tpl_out_value(rt, v42);
+  }
+}
+
 #line 1 "themes/clean/common/partials/macros.twig"
-static void fn50(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
-#line 64 "themes/clean/common/partials/macros.twig"
-  tpl_out(rt, "\n", 1);
 }
 
 /* ---- partials/search.twig ---- */
 
 #line 1 "themes/clean/html_chunked/partials/search.twig"
-static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5183,7 +5296,7 @@ static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_value v11 = tpl_null();
 #line 4 "themes/clean/html_chunked/partials/search.twig"
   {
-    rt->loc = &L_516;
+    rt->loc = &L_522;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_edition, &v3);
     if (!b2)
@@ -5207,21 +5320,21 @@ static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<div class=\"search\" role=\"search\" hidden data-root=\"", 52);
 #line 5 "themes/clean/html_chunked/partials/search.twig"
       {
-        rt->loc = &L_517;
-        v8 = tpl_var(rt, ctx, self, &N_root, &L_518);
+        rt->loc = &L_523;
+        v8 = tpl_var(rt, ctx, self, &N_root, &L_524);
         tpl_out_value(rt, v8);
       }
 #line 5 "themes/clean/html_chunked/partials/search.twig"
       tpl_out(rt, "\" data-none=\"", 13);
 #line 5 "themes/clean/html_chunked/partials/search.twig"
       {
-        rt->loc = &L_519;
+        rt->loc = &L_525;
         bool b9 = true;
-        v11 = tpl_var(rt, ctx, self, &N_app, &L_520);
+        v11 = tpl_var(rt, ctx, self, &N_app, &L_526);
         tpl_value v12 = tpl_str("getLabel", 8u);
         tpl_value v13 = tpl_str("search_none", 11u);
         const tpl_value a14[1] = {v13};
-        tpl_value v15 = tpl_call_method(rt, v11, v12, 1, a14, &L_521);
+        tpl_value v15 = tpl_call_method(rt, v11, v12, 1, a14, &L_527);
         tpl_value v10 = v15;
         tpl_value v16;
         if (b9 && !tpl_is_empty(rt, v10)) {
@@ -5230,19 +5343,19 @@ static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_value v17 = tpl_str("No results", 10u);
           v16 = v17;
         }
-        tpl_value v18 = tpl_escape_value(rt, v16, TPL_ESC_HTML, &L_522);
+        tpl_value v18 = tpl_escape_value(rt, v16, TPL_ESC_HTML, &L_528);
         tpl_out_value(rt, v18);
       }
 #line 5 "themes/clean/html_chunked/partials/search.twig"
       tpl_out(rt, "\" data-one=\"", 12);
 #line 5 "themes/clean/html_chunked/partials/search.twig"
       {
-        rt->loc = &L_523;
+        rt->loc = &L_529;
         bool b19 = true;
         tpl_value v21 = tpl_str("getLabel", 8u);
         tpl_value v22 = tpl_str("search_one", 10u);
         const tpl_value a23[1] = {v22};
-        tpl_value v24 = tpl_call_method(rt, v11, v21, 1, a23, &L_524);
+        tpl_value v24 = tpl_call_method(rt, v11, v21, 1, a23, &L_530);
         tpl_value v20 = v24;
         tpl_value v25;
         if (b19 && !tpl_is_empty(rt, v20)) {
@@ -5251,19 +5364,19 @@ static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_value v26 = tpl_str("1 result", 8u);
           v25 = v26;
         }
-        tpl_value v27 = tpl_escape_value(rt, v25, TPL_ESC_HTML, &L_525);
+        tpl_value v27 = tpl_escape_value(rt, v25, TPL_ESC_HTML, &L_531);
         tpl_out_value(rt, v27);
       }
 #line 5 "themes/clean/html_chunked/partials/search.twig"
       tpl_out(rt, "\" data-many=\"", 13);
 #line 5 "themes/clean/html_chunked/partials/search.twig"
       {
-        rt->loc = &L_526;
+        rt->loc = &L_532;
         bool b28 = true;
         tpl_value v30 = tpl_str("getLabel", 8u);
         tpl_value v31 = tpl_str("search_many", 11u);
         const tpl_value a32[1] = {v31};
-        tpl_value v33 = tpl_call_method(rt, v11, v30, 1, a32, &L_527);
+        tpl_value v33 = tpl_call_method(rt, v11, v30, 1, a32, &L_533);
         tpl_value v29 = v33;
         tpl_value v34;
         if (b28 && !tpl_is_empty(rt, v29)) {
@@ -5272,19 +5385,19 @@ static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_value v35 = tpl_str("%d results", 10u);
           v34 = v35;
         }
-        tpl_value v36 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_528);
+        tpl_value v36 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_534);
         tpl_out_value(rt, v36);
       }
 #line 5 "themes/clean/html_chunked/partials/search.twig"
       tpl_out(rt, "\">\n<label class=\"visually-hidden\" for=\"search-input\">", 53);
 #line 6 "themes/clean/html_chunked/partials/search.twig"
       {
-        rt->loc = &L_529;
+        rt->loc = &L_535;
         bool b37 = true;
         tpl_value v39 = tpl_str("getLabel", 8u);
         tpl_value v40 = tpl_str("search", 6u);
         const tpl_value a41[1] = {v40};
-        tpl_value v42 = tpl_call_method(rt, v11, v39, 1, a41, &L_530);
+        tpl_value v42 = tpl_call_method(rt, v11, v39, 1, a41, &L_536);
         tpl_value v38 = v42;
         tpl_value v43;
         if (b37 && !tpl_is_empty(rt, v38)) {
@@ -5293,7 +5406,7 @@ static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_value v44 = tpl_str("Search", 6u);
           v43 = v44;
         }
-        tpl_value v45 = tpl_escape_value(rt, v43, TPL_ESC_HTML, &L_531);
+        tpl_value v45 = tpl_escape_value(rt, v43, TPL_ESC_HTML, &L_537);
         tpl_out_value(rt, v45);
       }
 #line 6 "themes/clean/html_chunked/partials/search.twig"
@@ -5301,12 +5414,12 @@ static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
                  "<input class=\"search-input\" id=\"search-input\" type=\"search\" placeholder=\"", 82);
 #line 7 "themes/clean/html_chunked/partials/search.twig"
       {
-        rt->loc = &L_532;
+        rt->loc = &L_538;
         bool b46 = true;
         tpl_value v48 = tpl_str("getLabel", 8u);
         tpl_value v49 = tpl_str("search", 6u);
         const tpl_value a50[1] = {v49};
-        tpl_value v51 = tpl_call_method(rt, v11, v48, 1, a50, &L_533);
+        tpl_value v51 = tpl_call_method(rt, v11, v48, 1, a50, &L_539);
         tpl_value v47 = v51;
         tpl_value v52;
         if (b46 && !tpl_is_empty(rt, v47)) {
@@ -5315,7 +5428,7 @@ static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_value v53 = tpl_str("Search", 6u);
           v52 = v53;
         }
-        tpl_value v54 = tpl_escape_value(rt, v52, TPL_ESC_HTML, &L_534);
+        tpl_value v54 = tpl_escape_value(rt, v52, TPL_ESC_HTML, &L_540);
         tpl_out_value(rt, v54);
       }
 #line 7 "themes/clean/html_chunked/partials/search.twig"
@@ -5328,14 +5441,14 @@ static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
                  "<script src=\"", 227);
 #line 13 "themes/clean/html_chunked/partials/search.twig"
       {
-        rt->loc = &L_535;
+        rt->loc = &L_541;
         tpl_out_value(rt, v8);
       }
 #line 13 "themes/clean/html_chunked/partials/search.twig"
       tpl_out(rt, "search-index.js\" defer></script>\n<script src=\"", 46);
 #line 14 "themes/clean/html_chunked/partials/search.twig"
       {
-        rt->loc = &L_536;
+        rt->loc = &L_542;
         tpl_out_value(rt, v8);
       }
 #line 14 "themes/clean/html_chunked/partials/search.twig"
@@ -5347,7 +5460,7 @@ static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- style.css.twig ---- */
 
 #line 6 "themes/clean/common/style.css.twig"
-static void fn52(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5355,134 +5468,134 @@ static void fn52(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 6 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_537;
+    rt->loc = &L_543;
     tpl_value v0 = tpl_str("css/variables.css.twig", 22u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_537);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_543);
   }
 }
 
 #line 7 "themes/clean/common/style.css.twig"
-static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
-  (void)rt;
-  (void)ctx;
-  (void)blocks;
-  const tpl_template *self = def->owner;
-  (void)self;
-#line 7 "themes/clean/common/style.css.twig"
-  {
-    rt->loc = &L_538;
-    tpl_value v0 = tpl_str("css/base.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_538);
-  }
-}
-
-#line 8 "themes/clean/common/style.css.twig"
 static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 8 "themes/clean/common/style.css.twig"
+#line 7 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_539;
-    tpl_value v0 = tpl_str("css/typography.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_539);
+    rt->loc = &L_544;
+    tpl_value v0 = tpl_str("css/base.css.twig", 17u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_544);
   }
 }
 
-#line 9 "themes/clean/common/style.css.twig"
+#line 8 "themes/clean/common/style.css.twig"
 static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 9 "themes/clean/common/style.css.twig"
+#line 8 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_540;
-    tpl_value v0 = tpl_str("css/content.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_540);
+    rt->loc = &L_545;
+    tpl_value v0 = tpl_str("css/typography.css.twig", 23u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_545);
   }
 }
 
-#line 10 "themes/clean/common/style.css.twig"
+#line 9 "themes/clean/common/style.css.twig"
 static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 10 "themes/clean/common/style.css.twig"
+#line 9 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_541;
-    tpl_value v0 = tpl_str("css/code.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_541);
+    rt->loc = &L_546;
+    tpl_value v0 = tpl_str("css/content.css.twig", 20u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_546);
   }
 }
 
-#line 11 "themes/clean/common/style.css.twig"
+#line 10 "themes/clean/common/style.css.twig"
 static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 11 "themes/clean/common/style.css.twig"
+#line 10 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_542;
-    tpl_value v0 = tpl_str("css/figures.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_542);
+    rt->loc = &L_547;
+    tpl_value v0 = tpl_str("css/code.css.twig", 17u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_547);
   }
 }
 
-#line 12 "themes/clean/common/style.css.twig"
+#line 11 "themes/clean/common/style.css.twig"
 static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 12 "themes/clean/common/style.css.twig"
+#line 11 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_543;
-    tpl_value v0 = tpl_str("css/tables.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_543);
+    rt->loc = &L_548;
+    tpl_value v0 = tpl_str("css/figures.css.twig", 20u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_548);
   }
 }
 
-#line 13 "themes/clean/common/style.css.twig"
+#line 12 "themes/clean/common/style.css.twig"
 static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 13 "themes/clean/common/style.css.twig"
+#line 12 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_544;
-    tpl_value v0 = tpl_str("css/items.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_544);
+    rt->loc = &L_549;
+    tpl_value v0 = tpl_str("css/tables.css.twig", 19u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_549);
   }
 }
 
-#line 14 "themes/clean/common/style.css.twig"
+#line 13 "themes/clean/common/style.css.twig"
 static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
+#line 13 "themes/clean/common/style.css.twig"
+  {
+    rt->loc = &L_550;
+    tpl_value v0 = tpl_str("css/items.css.twig", 18u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_550);
+  }
+}
+
+#line 14 "themes/clean/common/style.css.twig"
+static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)ctx;
+  (void)blocks;
+  const tpl_template *self = def->owner;
+  (void)self;
 #line 14 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_545;
+    rt->loc = &L_551;
     tpl_value v0 = tpl_str("css/layout.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_545);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_551);
   }
 }
 
 #line 15 "themes/clean/common/style.css.twig"
-static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5490,14 +5603,14 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 15 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_546;
+    rt->loc = &L_552;
     tpl_value v0 = tpl_str("css/navigation.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_546);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_552);
   }
 }
 
 #line 16 "themes/clean/common/style.css.twig"
-static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5508,9 +5621,9 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 16 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_547;
-    v0 = tpl_var(rt, ctx, self, &N_edition, &L_548);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_format, &L_549, &ic0);
+    rt->loc = &L_553;
+    v0 = tpl_var(rt, ctx, self, &N_edition, &L_554);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_format, &L_555, &ic0);
     tpl_value v2 = tpl_str("html_chunked", 12u);
     bool b3 = tpl_loose_eq(rt, v1, v2);
     if (b3) {
@@ -5537,16 +5650,16 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     if (b3) {
 #line 16 "themes/clean/common/style.css.twig"
       {
-        rt->loc = &L_550;
+        rt->loc = &L_556;
         tpl_value v12 = tpl_str("css/search.css.twig", 19u);
-        tpl_include(rt, ctx, v12, tpl_null(), false, false, &L_550);
+        tpl_include(rt, ctx, v12, tpl_null(), false, false, &L_556);
       }
     }
   }
 }
 
 #line 17 "themes/clean/common/style.css.twig"
-static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5554,14 +5667,14 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 17 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_551;
+    rt->loc = &L_557;
     tpl_value v0 = tpl_str("css/print.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_551);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_557);
   }
 }
 
 #line 18 "themes/clean/common/style.css.twig"
-static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5570,7 +5683,7 @@ static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/common/style.css.twig"
-static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5579,75 +5692,75 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "/* Octavo, theme \"clean\": HTML and website editions */\n", 55);
 #line 6 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_552;
-    tpl_display_block(rt, ctx, blocks, &N_variables, &L_552);
+    rt->loc = &L_558;
+    tpl_display_block(rt, ctx, blocks, &N_variables, &L_558);
   }
 #line 7 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_553;
-    tpl_display_block(rt, ctx, blocks, &N_base, &L_553);
+    rt->loc = &L_559;
+    tpl_display_block(rt, ctx, blocks, &N_base, &L_559);
   }
 #line 8 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_554;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_554);
+    rt->loc = &L_560;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_560);
   }
 #line 9 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_555;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_555);
+    rt->loc = &L_561;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_561);
   }
 #line 10 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_556;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_556);
+    rt->loc = &L_562;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_562);
   }
 #line 11 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_557;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_557);
+    rt->loc = &L_563;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_563);
   }
 #line 12 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_558;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_558);
+    rt->loc = &L_564;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_564);
   }
 #line 13 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_559;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_559);
+    rt->loc = &L_565;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_565);
   }
 #line 14 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_560;
-    tpl_display_block(rt, ctx, blocks, &N_layout, &L_560);
+    rt->loc = &L_566;
+    tpl_display_block(rt, ctx, blocks, &N_layout, &L_566);
   }
 #line 15 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_561;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_561);
+    rt->loc = &L_567;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_567);
   }
 #line 16 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_562;
-    tpl_display_block(rt, ctx, blocks, &N_search, &L_562);
+    rt->loc = &L_568;
+    tpl_display_block(rt, ctx, blocks, &N_search, &L_568);
   }
 #line 17 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_563;
-    tpl_display_block(rt, ctx, blocks, &N_print, &L_563);
+    rt->loc = &L_569;
+    tpl_display_block(rt, ctx, blocks, &N_print, &L_569);
   }
 #line 18 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_564;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_564);
+    rt->loc = &L_570;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_570);
   }
 }
 
 /* ---- table.twig ---- */
 
 #line 1 "themes/clean/common/table.twig"
-static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5671,12 +5784,12 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_565;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_566);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_567, &ic0);
+    rt->loc = &L_571;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_572);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_573, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_568, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_574, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -5687,16 +5800,16 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_569;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_570);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_571, &ic2);
+    rt->loc = &L_575;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_576);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_577, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/clean/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_572;
+        rt->loc = &L_578;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/clean/common/table.twig"
@@ -5707,22 +5820,22 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_573;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_574);
+    rt->loc = &L_579;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_580);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/clean/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_575;
+        rt->loc = &L_581;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/clean/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_576;
+            rt->loc = &L_582;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/clean/common/table.twig"
@@ -5733,23 +5846,23 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_577;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_578, &ic3);
+        rt->loc = &L_583;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_584, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_579;
+            rt->loc = &L_585;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_580;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_581, &ic4);
+            rt->loc = &L_586;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_587, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/clean/common/table.twig"
@@ -5760,8 +5873,8 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_582;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_583, &ic5);
+        rt->loc = &L_588;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_589, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/clean/common/table.twig"
@@ -5772,7 +5885,7 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_584;
+    rt->loc = &L_590;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -5783,7 +5896,7 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_585;
+        rt->loc = &L_591;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/clean/common/table.twig"
@@ -5794,8 +5907,8 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_586;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_587, &ic6);
+    rt->loc = &L_592;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_593, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/clean/common/table.twig"
@@ -5805,68 +5918,94 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.md.twig ---- */
 
 #line 1 "themes/clean/contents/title.md.twig"
-static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
-  tpl_value v0 = tpl_null();
+  const tpl_callable *k25 = NULL;
   tpl_value v1 = tpl_null();
-  tpl_value v3 = tpl_null();
-  tpl_value v6 = tpl_null();
+  tpl_value v2 = tpl_null();
+  tpl_value v5 = tpl_null();
+  tpl_value v14 = tpl_null();
   tpl_ic ic0 = {0, NULL};
   tpl_ic ic1 = {0, NULL};
   tpl_ic ic2 = {0, NULL};
-#line 3 "themes/clean/contents/title.md.twig"
-  tpl_out(rt, "# ", 2);
-#line 3 "themes/clean/contents/title.md.twig"
+#line 6 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_588;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_589);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_590, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_591);
-    tpl_out_value(rt, v2);
+    rt->loc = &L_594;
+    tpl_value v0 = tpl_str("partials/macros.twig", 20u);
+    tpl_import(rt, self, 0, v0, &L_594);
   }
-#line 3 "themes/clean/contents/title.md.twig"
-  tpl_out(rt, "\n\n", 2);
-#line 5 "themes/clean/contents/title.md.twig"
+#line 7 "themes/clean/contents/title.md.twig"
+  tpl_out(rt, "# ", 2);
+#line 7 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_592;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_593, &ic1);
-    bool b4 = tpl_truthy(v3);
-    if (b4) {
-#line 6 "themes/clean/contents/title.md.twig"
+    rt->loc = &L_595;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_596);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_597, &ic0);
+    const tpl_value a3[1] = {v2};
+    tpl_value v4 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a3, NULL, &L_598);
+    tpl_out_value(rt, v4);
+  }
+#line 7 "themes/clean/contents/title.md.twig"
+  tpl_out(rt, "\n\n", 2);
+#line 9 "themes/clean/contents/title.md.twig"
+  {
+    rt->loc = &L_599;
+    v5 = tpl_getattr_name_ic(rt, v1, &N_author, &L_600, &ic1);
+    bool b6 = tpl_truthy(v5);
+    if (b6) {
+#line 10 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
-#line 6 "themes/clean/contents/title.md.twig"
+#line 10 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_594;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_595);
-        tpl_out_value(rt, v5);
+        rt->loc = &L_601;
+        tpl_value v7 = tpl_escape_value(rt, v5, TPL_ESC_HTML, &L_602);
+        tpl_map *m8 = tpl_map_new(rt->arena, 1);
+        tpl_value v9 = tpl_str("\n", 1u);
+        tpl_value v10 = tpl_str(" ", 1u);
+        tpl_map_set(rt->arena, m8, v9, v10);
+        tpl_value v11 = tpl_map_or_list(rt->arena, m8);
+        const tpl_value a12[2] = {v7, v11};
+        if (!k25)
+          k25 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_603);
+        tpl_value v13 = k25->fn(rt, ctx, 2, a12, &L_603);
+        tpl_out_value(rt, v13);
       }
-#line 6 "themes/clean/contents/title.md.twig"
+#line 10 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "</p>\n\n", 6);
     }
   }
-#line 9 "themes/clean/contents/title.md.twig"
+#line 13 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_596;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_597, &ic2);
-    bool b7 = tpl_truthy(v6);
-    if (b7) {
-#line 10 "themes/clean/contents/title.md.twig"
+    rt->loc = &L_604;
+    v14 = tpl_getattr_name_ic(rt, v1, &N_edition, &L_605, &ic2);
+    bool b15 = tpl_truthy(v14);
+    if (b15) {
+#line 14 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
-#line 10 "themes/clean/contents/title.md.twig"
+#line 14 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_598;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_599);
-        tpl_out_value(rt, v8);
+        rt->loc = &L_606;
+        tpl_value v16 = tpl_escape_value(rt, v14, TPL_ESC_HTML, &L_607);
+        tpl_map *m17 = tpl_map_new(rt->arena, 1);
+        tpl_value v18 = tpl_str("\n", 1u);
+        tpl_value v19 = tpl_str(" ", 1u);
+        tpl_map_set(rt->arena, m17, v18, v19);
+        tpl_value v20 = tpl_map_or_list(rt->arena, m17);
+        const tpl_value a21[2] = {v16, v20};
+        if (!k25)
+          k25 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_608);
+        tpl_value v22 = k25->fn(rt, ctx, 2, a21, &L_608);
+        tpl_out_value(rt, v22);
       }
-#line 10 "themes/clean/contents/title.md.twig"
+#line 14 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "</p>\n", 5);
     }
   }
 }
-#line 5870 "clean_html_chunked.c"
+#line 6009 "clean_html_chunked.c"
 
 /* chunk.twig */
 static const tpl_block_def T0_blocks[5] = {
@@ -6983,23 +7122,24 @@ static const char T15_source[] =
     "{#- The default content of the `edition` element: the book, its edition\n"
     "    and date, the ISBN when the edition has one, the publisher. (Twig drops\n"
     "    the newline right after a tag: hence the doubled blank lines.) -#}\n"
-    "**{{ book.title|e }}**{% if book.author %}<br />\n"
-    "{{ book.author|e }}{% endif %}\n"
+    "{% import 'partials/macros.twig' as m %}\n"
+    "**{{ m.md_text(book.title) }}**{% if book.author %}<br />\n"
+    "{{ m.md_text(book.author) }}{% endif %}\n"
     "\n"
     "\n"
-    "{% if book.edition %}{{ book.edition|e }}, {% endif %}{{ book.publication_date|default('now')|date(app.getLabel('date_format')) }}\n"
+    "{% if book.edition %}{{ m.md_text(book.edition) }}, {% endif %}{{ book.publication_date|default('now')|date(app.getLabel('date_format')) }}\n"
     "\n"
     "{% if edition.isbn %}\n"
-    "ISBN {{ edition.isbn|e }}\n"
+    "ISBN {{ m.md_text(edition.isbn) }}\n"
     "\n"
     "{% endif %}\n"
-    "{{ app.getLabel('published_with', {generator: (book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion())}) }}.\n";
+    "{{ app.getLabel('published_with', {generator: m.md_text((book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion()))}) }}.\n";
 static const tpl_template T15 = {
   .name = "edition.md.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn21,
   .source = T15_source,
-  .source_len = 633,
+  .source_len = 721,
   .ast = NULL,
 };
 
@@ -7114,7 +7254,8 @@ static const tpl_template T18 = {
 /* license.md.twig */
 static const char T19_source[] =
     "{#- The default content of the `license` element. -#}\n"
-    "© {{ book.publication_date|default('now')|date('Y') }} {{ book.author|e }}\n"
+    "{% import 'partials/macros.twig' as m %}\n"
+    "© {{ book.publication_date|default('now')|date('Y') }} {{ m.md_text(book.author) }}\n"
     "\n"
     "{{ app.getLabel('all_rights_reserved') }}\n";
 static const tpl_template T19 = {
@@ -7122,7 +7263,7 @@ static const tpl_template T19 = {
   .autoescape = TPL_ESC_NONE,
   .body = fn35,
   .source = T19_source,
-  .source_len = 173,
+  .source_len = 223,
   .ast = NULL,
 };
 
@@ -7276,12 +7417,16 @@ static const tpl_name T25_m4_params[6] = {
   {"current", 7u, 0xd965bbdau},
   {"class", 5u, 0xab3e0bffu},
 };
-static const tpl_macro_def T25_macros[5] = {
+static const tpl_name T25_m5_params[1] = {
+  {"s", 1u, 0xf60c4582u},
+};
+static const tpl_macro_def T25_macros[6] = {
   {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T25_m0_params, .fn = fn44, .owner = &T25, .node = NULL},
   {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T25_m1_params, .fn = fn45, .owner = &T25, .node = NULL},
   {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T25_m2_params, .fn = fn46, .owner = &T25, .node = NULL},
   {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T25_m3_params, .fn = fn47, .owner = &T25, .node = NULL},
   {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T25_m4_params, .fn = fn49, .owner = &T25, .node = NULL},
+  {.name = {"md_text", 7u, 0x783073e2u}, .nparams = 1, .params = T25_m5_params, .fn = fn50, .owner = &T25, .node = NULL},
 };
 static const char T25_source[] =
     "{#- Macros both HTML formats share. Values printed raw are HTML already\n"
@@ -7347,15 +7492,23 @@ static const char T25_source[] =
     "</nav>\n"
     "{% endif %}\n"
     "{%- endmacro %}\n"
-    "\n";
+    "\n"
+    "\n"
+    "{#- A value of config.yml as text in Markdown (the default title, edition\n"
+    "    and license pages): each character Markdown or HTML could take as\n"
+    "    markup written as a character reference (a title `[x](javascript:…)`\n"
+    "    is no link), a line break as a space. -#}\n"
+    "{% macro md_text(s) -%}\n"
+    "{{ s|replace({'&': '&amp;', '<': '&lt;', '>': '&gt;', '\"': '&quot;', '\\\\': '&#92;', '`': '&#96;', '*': '&#42;', '_': '&#95;', '[': '&#91;', ']': '&#93;', '!': '&#33;', '~': '&#126;', '|': '&#124;', '#': '&#35;', '-': '&#45;', '+': '&#43;', '.': '&#46;', '=': '&#61;', \"\\n\": ' '}) }}\n"
+    "{%- endmacro %}\n";
 static const tpl_template T25 = {
   .name = "partials/macros.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn50,
-  .nmacros = 5,
+  .body = fn51,
+  .nmacros = 6,
   .macros = T25_macros,
   .source = T25_source,
-  .source_len = 2710,
+  .source_len = 3299,
   .ast = NULL,
 };
 
@@ -7379,7 +7532,7 @@ static const char T26_source[] =
 static const tpl_template T26 = {
   .name = "partials/search.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn51,
+  .body = fn52,
   .source = T26_source,
   .source_len = 1072,
   .ast = NULL,
@@ -7387,19 +7540,19 @@ static const tpl_template T26 = {
 
 /* style.css.twig */
 static const tpl_block_def T27_blocks[13] = {
-  {.name = {"variables", 9u, 0x29ab62c2u}, .fn = fn52, .owner = &T27, .node = NULL},
-  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn53, .owner = &T27, .node = NULL},
-  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn54, .owner = &T27, .node = NULL},
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn55, .owner = &T27, .node = NULL},
-  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn56, .owner = &T27, .node = NULL},
-  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn57, .owner = &T27, .node = NULL},
-  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn58, .owner = &T27, .node = NULL},
-  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn59, .owner = &T27, .node = NULL},
-  {.name = {"layout", 6u, 0xcac17cffu}, .fn = fn60, .owner = &T27, .node = NULL},
-  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn61, .owner = &T27, .node = NULL},
-  {.name = {"search", 6u, 0x803328a9u}, .fn = fn62, .owner = &T27, .node = NULL},
-  {.name = {"print", 5u, 0x16378a88u}, .fn = fn63, .owner = &T27, .node = NULL},
-  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn64, .owner = &T27, .node = NULL},
+  {.name = {"variables", 9u, 0x29ab62c2u}, .fn = fn53, .owner = &T27, .node = NULL},
+  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn54, .owner = &T27, .node = NULL},
+  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn55, .owner = &T27, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn56, .owner = &T27, .node = NULL},
+  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn57, .owner = &T27, .node = NULL},
+  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn58, .owner = &T27, .node = NULL},
+  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn59, .owner = &T27, .node = NULL},
+  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn60, .owner = &T27, .node = NULL},
+  {.name = {"layout", 6u, 0xcac17cffu}, .fn = fn61, .owner = &T27, .node = NULL},
+  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn62, .owner = &T27, .node = NULL},
+  {.name = {"search", 6u, 0x803328a9u}, .fn = fn63, .owner = &T27, .node = NULL},
+  {.name = {"print", 5u, 0x16378a88u}, .fn = fn64, .owner = &T27, .node = NULL},
+  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn65, .owner = &T27, .node = NULL},
 };
 static const char T27_source[] =
     "{#- The stylesheet of both HTML formats (css/easybook.css). Each part is a\n"
@@ -7423,7 +7576,7 @@ static const char T27_source[] =
 static const tpl_template T27 = {
   .name = "style.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn65,
+  .body = fn66,
   .nblocks = 13,
   .blocks = T27_blocks,
   .source = T27_source,
@@ -7450,7 +7603,7 @@ static const char T28_source[] =
 static const tpl_template T28 = {
   .name = "table.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn66,
+  .body = fn67,
   .source = T28_source,
   .source_len = 744,
   .ast = NULL,
@@ -7460,21 +7613,25 @@ static const tpl_template T28 = {
 static const char T29_source[] =
     "{#- The default content of the `title` element: the book's title (which\n"
     "    becomes the item's title), author and edition. -#}\n"
-    "# {{ book.title|e }}\n"
+    "{#- Values of config.yml are text: in Markdown through md_text; inside\n"
+    "    an HTML block, where Markdown is not read, escaped, with no line\n"
+    "    break that could end the block. -#}\n"
+    "{% import 'partials/macros.twig' as m %}\n"
+    "# {{ m.md_text(book.title) }}\n"
     "\n"
     "{% if book.author %}\n"
-    "<p class=\"book-author\">{{ book.author|e }}</p>\n"
+    "<p class=\"book-author\">{{ book.author|e|replace({\"\\n\": ' '}) }}</p>\n"
     "\n"
     "{% endif %}\n"
     "{% if book.edition %}\n"
-    "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
+    "<p class=\"book-edition\">{{ book.edition|e|replace({\"\\n\": ' '}) }}</p>\n"
     "{% endif %}\n";
 static const tpl_template T29 = {
   .name = "title.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn67,
+  .body = fn68,
   .source = T29_source,
-  .source_len = 313,
+  .source_len = 585,
   .ast = NULL,
 };
 

@@ -147,566 +147,577 @@ static const tpl_loc L_86 = {F_11, 4, 48};
 static const tpl_loc L_87 = {F_11, 4, 53};
 static const tpl_loc L_88 = {F_11, 3, 12};
 static const char F_12[] = "edition.md.twig";
-static const tpl_loc L_89 = {F_12, 4, 3};
-static const tpl_loc L_90 = {F_12, 4, 6};
-static const tpl_loc L_91 = {F_12, 4, 11};
-static const tpl_loc L_92 = {F_12, 4, 17};
-static const tpl_loc L_93 = {F_12, 4, 26};
-static const tpl_loc L_94 = {F_12, 4, 34};
-static const tpl_loc L_95 = {F_12, 5, 1};
-static const tpl_loc L_96 = {F_12, 5, 16};
-static const tpl_loc L_97 = {F_12, 8, 4};
-static const tpl_loc L_98 = {F_12, 8, 12};
-static const tpl_loc L_99 = {F_12, 8, 22};
-static const tpl_loc L_100 = {F_12, 8, 38};
-static const tpl_loc L_101 = {F_12, 8, 55};
-static const tpl_loc L_102 = {F_12, 8, 100};
+static const tpl_loc L_89 = {F_12, 4, 11};
+static const tpl_loc L_90 = {F_12, 5, 3};
+static const tpl_loc L_91 = {F_12, 5, 16};
+static const tpl_loc L_92 = {F_12, 5, 21};
+static const tpl_loc L_93 = {F_12, 5, 6};
+static const tpl_name N_md_text = {"md_text", 7u, 0x783073e2u};
+static const tpl_loc L_94 = {F_12, 5, 35};
+static const tpl_loc L_95 = {F_12, 5, 43};
+static const tpl_loc L_96 = {F_12, 6, 1};
+static const tpl_loc L_97 = {F_12, 6, 4};
+static const tpl_loc L_98 = {F_12, 9, 4};
+static const tpl_loc L_99 = {F_12, 9, 12};
+static const tpl_loc L_100 = {F_12, 9, 22};
+static const tpl_loc L_101 = {F_12, 9, 25};
+static const tpl_loc L_102 = {F_12, 9, 64};
+static const tpl_loc L_103 = {F_12, 9, 109};
 static const tpl_name N_app = {"app", 3u, 0x1f6a832cu};
-static const tpl_loc L_103 = {F_12, 8, 104};
-static const tpl_loc L_104 = {F_12, 8, 95};
-static const tpl_loc L_105 = {F_12, 10, 4};
-static const tpl_loc L_106 = {F_12, 10, 7};
-static const tpl_loc L_107 = {F_12, 10, 15};
+static const tpl_loc L_104 = {F_12, 9, 113};
+static const tpl_loc L_105 = {F_12, 9, 104};
+static const tpl_loc L_106 = {F_12, 11, 4};
+static const tpl_loc L_107 = {F_12, 11, 7};
+static const tpl_loc L_108 = {F_12, 11, 15};
 static const tpl_name N_isbn = {"isbn", 4u, 0xb87f64e1u};
-static const tpl_loc L_108 = {F_12, 11, 6};
-static const tpl_loc L_109 = {F_12, 11, 22};
-static const tpl_loc L_110 = {F_12, 14, 1};
-static const tpl_loc L_111 = {F_12, 14, 120};
-static const tpl_loc L_112 = {F_12, 14, 8};
+static const tpl_loc L_109 = {F_12, 12, 6};
+static const tpl_loc L_110 = {F_12, 12, 9};
+static const tpl_loc L_111 = {F_12, 15, 1};
+static const tpl_loc L_112 = {F_12, 15, 130};
+static const tpl_loc L_113 = {F_12, 15, 47};
+static const tpl_loc L_114 = {F_12, 15, 8};
 static const char F_13[] = "edition.twig";
-static const tpl_loc L_113 = {F_13, 6, 1};
-static const tpl_loc L_114 = {F_13, 6, 4};
-static const tpl_loc L_115 = {F_13, 6, 9};
-static const tpl_loc L_116 = {F_13, 7, 4};
-static const tpl_loc L_117 = {F_13, 7, 7};
-static const tpl_loc L_118 = {F_13, 7, 15};
-static const tpl_loc L_119 = {F_13, 8, 22};
-static const tpl_loc L_120 = {F_13, 8, 38};
-static const tpl_loc L_121 = {F_13, 4, 12};
+static const tpl_loc L_115 = {F_13, 6, 1};
+static const tpl_loc L_116 = {F_13, 6, 4};
+static const tpl_loc L_117 = {F_13, 6, 9};
+static const tpl_loc L_118 = {F_13, 7, 4};
+static const tpl_loc L_119 = {F_13, 7, 7};
+static const tpl_loc L_120 = {F_13, 7, 15};
+static const tpl_loc L_121 = {F_13, 8, 22};
+static const tpl_loc L_122 = {F_13, 8, 38};
+static const tpl_loc L_123 = {F_13, 4, 12};
 static const char F_14[] = "epilogue.twig";
-static const tpl_loc L_122 = {F_14, 1, 12};
+static const tpl_loc L_124 = {F_14, 1, 12};
 static const char F_15[] = "figure.twig";
-static const tpl_loc L_123 = {F_15, 4, 4};
-static const tpl_loc L_124 = {F_15, 4, 18};
-static const tpl_loc L_125 = {F_15, 4, 23};
+static const tpl_loc L_125 = {F_15, 4, 4};
+static const tpl_loc L_126 = {F_15, 4, 18};
+static const tpl_loc L_127 = {F_15, 4, 23};
 static const tpl_name N_caption = {"caption", 7u, 0xef131c65u};
-static const tpl_loc L_126 = {F_15, 4, 74};
+static const tpl_loc L_128 = {F_15, 4, 74};
 static const tpl_name N_repeats = {"repeats", 7u, 0xe90a041bu};
-static const tpl_loc L_127 = {F_15, 5, 23};
-static const tpl_loc L_128 = {F_15, 5, 26};
-static const tpl_loc L_129 = {F_15, 5, 31};
+static const tpl_loc L_129 = {F_15, 5, 23};
+static const tpl_loc L_130 = {F_15, 5, 26};
+static const tpl_loc L_131 = {F_15, 5, 31};
 static const tpl_name N_align = {"align", 5u, 0x602c63deu};
-static const tpl_loc L_130 = {F_15, 5, 55};
-static const tpl_loc L_131 = {F_15, 5, 63};
-static const tpl_loc L_132 = {F_15, 5, 75};
-static const tpl_loc L_133 = {F_15, 6, 1};
-static const tpl_loc L_134 = {F_15, 6, 9};
-static const tpl_loc L_135 = {F_15, 7, 4};
-static const tpl_loc L_136 = {F_15, 7, 12};
+static const tpl_loc L_132 = {F_15, 5, 55};
+static const tpl_loc L_133 = {F_15, 5, 63};
+static const tpl_loc L_134 = {F_15, 5, 75};
+static const tpl_loc L_135 = {F_15, 6, 1};
+static const tpl_loc L_136 = {F_15, 6, 9};
+static const tpl_loc L_137 = {F_15, 7, 4};
+static const tpl_loc L_138 = {F_15, 7, 12};
 static const tpl_name N_label = {"label", 5u, 0xf69717fdu};
-static const tpl_loc L_137 = {F_15, 7, 26};
-static const tpl_loc L_138 = {F_15, 9, 5};
-static const tpl_loc L_139 = {F_15, 9, 41};
-static const tpl_loc L_140 = {F_15, 9, 67};
-static const tpl_loc L_141 = {F_15, 9, 75};
-static const tpl_loc L_142 = {F_15, 10, 5};
-static const tpl_loc L_143 = {F_15, 10, 8};
-static const tpl_loc L_144 = {F_15, 10, 43};
-static const tpl_loc L_145 = {F_15, 10, 51};
-static const tpl_loc L_146 = {F_15, 10, 78};
-static const tpl_loc L_147 = {F_15, 10, 86};
+static const tpl_loc L_139 = {F_15, 7, 26};
+static const tpl_loc L_140 = {F_15, 9, 5};
+static const tpl_loc L_141 = {F_15, 9, 41};
+static const tpl_loc L_142 = {F_15, 9, 67};
+static const tpl_loc L_143 = {F_15, 9, 75};
+static const tpl_loc L_144 = {F_15, 10, 5};
+static const tpl_loc L_145 = {F_15, 10, 8};
+static const tpl_loc L_146 = {F_15, 10, 43};
+static const tpl_loc L_147 = {F_15, 10, 51};
+static const tpl_loc L_148 = {F_15, 10, 78};
+static const tpl_loc L_149 = {F_15, 10, 86};
 static const char F_16[] = "foreword.twig";
-static const tpl_loc L_148 = {F_16, 1, 12};
+static const tpl_loc L_150 = {F_16, 1, 12};
 static const char F_17[] = "glossary.twig";
-static const tpl_loc L_149 = {F_17, 1, 12};
+static const tpl_loc L_151 = {F_17, 1, 12};
 static const char F_18[] = "introduction.twig";
-static const tpl_loc L_150 = {F_18, 1, 12};
+static const tpl_loc L_152 = {F_18, 1, 12};
 static const char F_19[] = "item.twig";
-static const tpl_loc L_151 = {F_19, 14, 4};
-static const tpl_loc L_152 = {F_19, 14, 7};
+static const tpl_loc L_153 = {F_19, 14, 4};
+static const tpl_loc L_154 = {F_19, 14, 7};
 static const tpl_name N_has_heading = {"has_heading", 11u, 0x457a6f2au};
-static const tpl_loc L_153 = {F_19, 15, 9};
-static const tpl_loc L_154 = {F_19, 15, 12};
-static const tpl_loc L_155 = {F_19, 15, 17};
-static const tpl_loc L_156 = {F_19, 15, 29};
-static const tpl_loc L_157 = {F_19, 15, 37};
-static const tpl_loc L_158 = {F_19, 15, 65};
-static const tpl_loc L_159 = {F_19, 15, 91};
-static const tpl_loc L_160 = {F_19, 15, 99};
-static const tpl_loc L_161 = {F_19, 15, 133};
-static const tpl_loc L_162 = {F_19, 15, 141};
-static const tpl_loc L_163 = {F_19, 15, 169};
-static const tpl_loc L_164 = {F_19, 21, 1};
-static const tpl_loc L_165 = {F_19, 21, 4};
-static const tpl_loc L_166 = {F_19, 21, 9};
-static const tpl_loc L_167 = {F_19, 21, 17};
-static const tpl_loc L_168 = {F_19, 8, 4};
-static const tpl_loc L_169 = {F_19, 8, 22};
-static const tpl_loc L_170 = {F_19, 8, 27};
-static const tpl_loc L_171 = {F_19, 8, 41};
-static const tpl_loc L_172 = {F_19, 9, 4};
-static const tpl_loc L_173 = {F_19, 9, 27};
-static const tpl_loc L_174 = {F_19, 9, 32};
+static const tpl_loc L_155 = {F_19, 15, 9};
+static const tpl_loc L_156 = {F_19, 15, 12};
+static const tpl_loc L_157 = {F_19, 15, 17};
+static const tpl_loc L_158 = {F_19, 15, 29};
+static const tpl_loc L_159 = {F_19, 15, 37};
+static const tpl_loc L_160 = {F_19, 15, 65};
+static const tpl_loc L_161 = {F_19, 15, 91};
+static const tpl_loc L_162 = {F_19, 15, 99};
+static const tpl_loc L_163 = {F_19, 15, 133};
+static const tpl_loc L_164 = {F_19, 15, 141};
+static const tpl_loc L_165 = {F_19, 15, 169};
+static const tpl_loc L_166 = {F_19, 21, 1};
+static const tpl_loc L_167 = {F_19, 21, 4};
+static const tpl_loc L_168 = {F_19, 21, 9};
+static const tpl_loc L_169 = {F_19, 21, 17};
+static const tpl_loc L_170 = {F_19, 8, 4};
+static const tpl_loc L_171 = {F_19, 8, 22};
+static const tpl_loc L_172 = {F_19, 8, 27};
+static const tpl_loc L_173 = {F_19, 8, 41};
+static const tpl_loc L_174 = {F_19, 9, 4};
+static const tpl_loc L_175 = {F_19, 9, 27};
+static const tpl_loc L_176 = {F_19, 9, 32};
 static const tpl_name N_config = {"config", 6u, 0x23ff66c7u};
-static const tpl_loc L_175 = {F_19, 9, 39};
+static const tpl_loc L_177 = {F_19, 9, 39};
 static const tpl_name N_element = {"element", 7u, 0x4f4d3bf7u};
-static const tpl_loc L_176 = {F_19, 9, 47};
+static const tpl_loc L_178 = {F_19, 9, 47};
 static const tpl_name N_classes = {"classes", 7u, 0x702da6a7u};
-static const tpl_loc L_177 = {F_19, 10, 4};
-static const tpl_loc L_178 = {F_19, 10, 37};
-static const tpl_loc L_179 = {F_19, 10, 51};
-static const tpl_loc L_180 = {F_19, 10, 59};
-static const tpl_loc L_181 = {F_19, 11, 4};
-static const tpl_loc L_182 = {F_19, 11, 32};
-static const tpl_loc L_183 = {F_19, 11, 46};
-static const tpl_loc L_184 = {F_19, 11, 54};
-static const tpl_loc L_185 = {F_19, 12, 17};
-static const tpl_loc L_186 = {F_19, 12, 20};
-static const tpl_loc L_187 = {F_19, 12, 28};
-static const tpl_loc L_188 = {F_19, 12, 44};
-static const tpl_loc L_189 = {F_19, 12, 51};
-static const tpl_loc L_190 = {F_19, 12, 70};
-static const tpl_loc L_191 = {F_19, 12, 73};
-static const tpl_loc L_192 = {F_19, 12, 78};
-static const tpl_loc L_193 = {F_19, 13, 10};
+static const tpl_loc L_179 = {F_19, 10, 4};
+static const tpl_loc L_180 = {F_19, 10, 37};
+static const tpl_loc L_181 = {F_19, 10, 51};
+static const tpl_loc L_182 = {F_19, 10, 59};
+static const tpl_loc L_183 = {F_19, 11, 4};
+static const tpl_loc L_184 = {F_19, 11, 32};
+static const tpl_loc L_185 = {F_19, 11, 46};
+static const tpl_loc L_186 = {F_19, 11, 54};
+static const tpl_loc L_187 = {F_19, 12, 17};
+static const tpl_loc L_188 = {F_19, 12, 20};
+static const tpl_loc L_189 = {F_19, 12, 28};
+static const tpl_loc L_190 = {F_19, 12, 44};
+static const tpl_loc L_191 = {F_19, 12, 51};
+static const tpl_loc L_192 = {F_19, 12, 70};
+static const tpl_loc L_193 = {F_19, 12, 73};
+static const tpl_loc L_194 = {F_19, 12, 78};
+static const tpl_loc L_195 = {F_19, 13, 10};
 static const tpl_name N_heading = {"heading", 7u, 0x9f481715u};
-static const tpl_loc L_194 = {F_19, 18, 10};
+static const tpl_loc L_196 = {F_19, 18, 10};
 static const char F_20[] = "license.md.twig";
-static const tpl_loc L_195 = {F_20, 2, 4};
-static const tpl_loc L_196 = {F_20, 2, 44};
-static const tpl_loc L_197 = {F_20, 2, 57};
-static const tpl_loc L_198 = {F_20, 2, 60};
-static const tpl_loc L_199 = {F_20, 2, 65};
-static const tpl_loc L_200 = {F_20, 2, 72};
-static const tpl_loc L_201 = {F_20, 4, 1};
-static const tpl_loc L_202 = {F_20, 4, 4};
-static const tpl_loc L_203 = {F_20, 4, 8};
+static const tpl_loc L_197 = {F_20, 2, 11};
+static const tpl_loc L_198 = {F_20, 3, 4};
+static const tpl_loc L_199 = {F_20, 3, 44};
+static const tpl_loc L_200 = {F_20, 3, 57};
+static const tpl_loc L_201 = {F_20, 3, 70};
+static const tpl_loc L_202 = {F_20, 3, 75};
+static const tpl_loc L_203 = {F_20, 3, 60};
+static const tpl_loc L_204 = {F_20, 5, 1};
+static const tpl_loc L_205 = {F_20, 5, 4};
+static const tpl_loc L_206 = {F_20, 5, 8};
 static const char F_21[] = "license.twig";
-static const tpl_loc L_204 = {F_21, 1, 12};
+static const tpl_loc L_207 = {F_21, 1, 12};
 static const char F_22[] = "lof.twig";
-static const tpl_loc L_205 = {F_22, 4, 12};
-static const tpl_loc L_206 = {F_22, 4, 52};
-static const tpl_loc L_207 = {F_22, 4, 56};
-static const tpl_loc L_208 = {F_22, 2, 12};
+static const tpl_loc L_208 = {F_22, 4, 12};
+static const tpl_loc L_209 = {F_22, 4, 52};
+static const tpl_loc L_210 = {F_22, 4, 56};
+static const tpl_loc L_211 = {F_22, 2, 12};
 static const char F_23[] = "lot.twig";
-static const tpl_loc L_209 = {F_23, 4, 12};
-static const tpl_loc L_210 = {F_23, 4, 52};
-static const tpl_loc L_211 = {F_23, 4, 56};
-static const tpl_loc L_212 = {F_23, 2, 12};
+static const tpl_loc L_212 = {F_23, 4, 12};
+static const tpl_loc L_213 = {F_23, 4, 52};
+static const tpl_loc L_214 = {F_23, 4, 56};
+static const tpl_loc L_215 = {F_23, 2, 12};
 static const char F_24[] = "part.twig";
-static const tpl_loc L_213 = {F_24, 6, 4};
-static const tpl_loc L_214 = {F_24, 6, 7};
-static const tpl_loc L_215 = {F_24, 6, 12};
-static const tpl_loc L_216 = {F_24, 6, 26};
-static const tpl_loc L_217 = {F_24, 7, 9};
-static const tpl_loc L_218 = {F_24, 7, 17};
-static const tpl_loc L_219 = {F_24, 7, 29};
-static const tpl_loc L_220 = {F_24, 7, 37};
-static const tpl_loc L_221 = {F_24, 7, 65};
-static const tpl_loc L_222 = {F_24, 7, 91};
-static const tpl_loc L_223 = {F_24, 7, 133};
-static const tpl_loc L_224 = {F_24, 7, 174};
-static const tpl_loc L_225 = {F_24, 4, 12};
+static const tpl_loc L_216 = {F_24, 6, 4};
+static const tpl_loc L_217 = {F_24, 6, 7};
+static const tpl_loc L_218 = {F_24, 6, 12};
+static const tpl_loc L_219 = {F_24, 6, 26};
+static const tpl_loc L_220 = {F_24, 7, 9};
+static const tpl_loc L_221 = {F_24, 7, 17};
+static const tpl_loc L_222 = {F_24, 7, 29};
+static const tpl_loc L_223 = {F_24, 7, 37};
+static const tpl_loc L_224 = {F_24, 7, 65};
+static const tpl_loc L_225 = {F_24, 7, 91};
+static const tpl_loc L_226 = {F_24, 7, 133};
+static const tpl_loc L_227 = {F_24, 7, 174};
+static const tpl_loc L_228 = {F_24, 4, 12};
 static const char F_25[] = "partials/cover.twig";
-static const tpl_loc L_226 = {F_25, 3, 31};
-static const tpl_loc L_227 = {F_25, 3, 60};
-static const tpl_loc L_228 = {F_25, 3, 63};
-static const tpl_loc L_229 = {F_25, 3, 68};
-static const tpl_loc L_230 = {F_25, 4, 24};
-static const tpl_loc L_231 = {F_25, 4, 27};
-static const tpl_loc L_232 = {F_25, 4, 32};
-static const tpl_loc L_233 = {F_25, 4, 38};
-static const tpl_loc L_234 = {F_25, 5, 4};
-static const tpl_loc L_235 = {F_25, 6, 26};
-static const tpl_loc L_236 = {F_25, 6, 34};
-static const tpl_loc L_237 = {F_25, 6, 43};
-static const tpl_loc L_238 = {F_25, 8, 4};
-static const tpl_loc L_239 = {F_25, 8, 12};
-static const tpl_loc L_240 = {F_25, 9, 24};
-static const tpl_loc L_241 = {F_25, 9, 39};
-static const tpl_loc L_242 = {F_25, 11, 4};
-static const tpl_loc L_243 = {F_25, 11, 12};
-static const tpl_loc L_244 = {F_25, 12, 25};
-static const tpl_loc L_245 = {F_25, 12, 41};
+static const tpl_loc L_229 = {F_25, 3, 31};
+static const tpl_loc L_230 = {F_25, 3, 60};
+static const tpl_loc L_231 = {F_25, 3, 63};
+static const tpl_loc L_232 = {F_25, 3, 68};
+static const tpl_loc L_233 = {F_25, 4, 24};
+static const tpl_loc L_234 = {F_25, 4, 27};
+static const tpl_loc L_235 = {F_25, 4, 32};
+static const tpl_loc L_236 = {F_25, 4, 38};
+static const tpl_loc L_237 = {F_25, 5, 4};
+static const tpl_loc L_238 = {F_25, 6, 26};
+static const tpl_loc L_239 = {F_25, 6, 34};
+static const tpl_loc L_240 = {F_25, 6, 43};
+static const tpl_loc L_241 = {F_25, 8, 4};
+static const tpl_loc L_242 = {F_25, 8, 12};
+static const tpl_loc L_243 = {F_25, 9, 24};
+static const tpl_loc L_244 = {F_25, 9, 39};
+static const tpl_loc L_245 = {F_25, 11, 4};
+static const tpl_loc L_246 = {F_25, 11, 12};
+static const tpl_loc L_247 = {F_25, 12, 25};
+static const tpl_loc L_248 = {F_25, 12, 41};
 static const char F_26[] = "partials/float-list.twig";
-static const tpl_loc L_246 = {F_26, 4, 4};
+static const tpl_loc L_249 = {F_26, 4, 4};
 static const tpl_name N_lists = {"lists", 5u, 0x61ad04f6u};
 static const tpl_name N_all = {"all", 3u, 0x13254bc4u};
 static const tpl_name N_one = {"one", 3u, 0xba2719efu};
-static const tpl_loc L_247 = {F_26, 4, 61};
-static const tpl_loc L_248 = {F_26, 4, 36};
+static const tpl_loc L_250 = {F_26, 4, 61};
+static const tpl_loc L_251 = {F_26, 4, 36};
 static const tpl_name N_entries = {"entries", 7u, 0x6f5882f3u};
-static const tpl_loc L_249 = {F_26, 5, 4};
-static const tpl_loc L_250 = {F_26, 5, 7};
-static const tpl_loc L_251 = {F_26, 5, 22};
-static const tpl_loc L_252 = {F_26, 7, 4};
+static const tpl_loc L_252 = {F_26, 5, 4};
+static const tpl_loc L_253 = {F_26, 5, 7};
+static const tpl_loc L_254 = {F_26, 5, 22};
+static const tpl_loc L_255 = {F_26, 7, 4};
 static const tpl_name N_entry = {"entry", 5u, 0xcac3d793u};
-static const tpl_loc L_253 = {F_26, 8, 4};
-static const tpl_loc L_254 = {F_26, 8, 16};
-static const tpl_loc L_255 = {F_26, 8, 22};
+static const tpl_loc L_256 = {F_26, 8, 4};
+static const tpl_loc L_257 = {F_26, 8, 16};
+static const tpl_loc L_258 = {F_26, 8, 22};
 static const tpl_name N_float = {"float", 5u, 0xa6c45d85u};
-static const tpl_loc L_256 = {F_26, 9, 14};
-static const tpl_loc L_257 = {F_26, 9, 17};
+static const tpl_loc L_259 = {F_26, 9, 14};
+static const tpl_loc L_260 = {F_26, 9, 17};
 static const tpl_name N_root = {"root", 4u, 0x20fd0e45u};
-static const tpl_loc L_258 = {F_26, 9, 24};
-static const tpl_loc L_259 = {F_26, 9, 27};
-static const tpl_loc L_260 = {F_26, 9, 33};
+static const tpl_loc L_261 = {F_26, 9, 24};
+static const tpl_loc L_262 = {F_26, 9, 27};
+static const tpl_loc L_263 = {F_26, 9, 33};
 static const tpl_name N_url = {"url", 3u, 0x328f4c1eu};
-static const tpl_loc L_261 = {F_26, 9, 61};
-static const tpl_loc L_262 = {F_26, 9, 70};
-static const tpl_loc L_263 = {F_26, 9, 79};
-static const tpl_loc L_264 = {F_26, 9, 92};
+static const tpl_loc L_264 = {F_26, 9, 61};
+static const tpl_loc L_265 = {F_26, 9, 70};
+static const tpl_loc L_266 = {F_26, 9, 79};
+static const tpl_loc L_267 = {F_26, 9, 92};
 static const tpl_name N_kind = {"kind", 4u, 0xd913e243u};
-static const tpl_loc L_265 = {F_26, 9, 121};
-static const tpl_loc L_266 = {F_26, 9, 127};
-static const tpl_loc L_267 = {F_26, 9, 135};
-static const tpl_loc L_268 = {F_26, 9, 83};
-static const tpl_loc L_269 = {F_26, 9, 156};
-static const tpl_loc L_270 = {F_26, 9, 165};
-static const tpl_loc L_271 = {F_26, 9, 176};
+static const tpl_loc L_268 = {F_26, 9, 121};
+static const tpl_loc L_269 = {F_26, 9, 127};
+static const tpl_loc L_270 = {F_26, 9, 135};
+static const tpl_loc L_271 = {F_26, 9, 83};
+static const tpl_loc L_272 = {F_26, 9, 156};
+static const tpl_loc L_273 = {F_26, 9, 165};
+static const tpl_loc L_274 = {F_26, 9, 176};
 static const char F_27[] = "partials/head.twig";
-static const tpl_loc L_272 = {F_27, 4, 8};
-static const tpl_loc L_273 = {F_27, 4, 11};
+static const tpl_loc L_275 = {F_27, 4, 8};
+static const tpl_loc L_276 = {F_27, 4, 11};
 static const tpl_name N_page_title = {"page_title", 10u, 0xa9497b4bu};
-static const tpl_loc L_274 = {F_27, 5, 4};
-static const tpl_loc L_275 = {F_27, 5, 7};
-static const tpl_loc L_276 = {F_27, 5, 12};
-static const tpl_loc L_277 = {F_27, 6, 30};
-static const tpl_loc L_278 = {F_27, 6, 45};
-static const tpl_loc L_279 = {F_27, 8, 4};
-static const tpl_loc L_280 = {F_27, 8, 44};
+static const tpl_loc L_277 = {F_27, 5, 4};
+static const tpl_loc L_278 = {F_27, 5, 7};
+static const tpl_loc L_279 = {F_27, 5, 12};
+static const tpl_loc L_280 = {F_27, 6, 30};
+static const tpl_loc L_281 = {F_27, 6, 45};
+static const tpl_loc L_282 = {F_27, 8, 4};
+static const tpl_loc L_283 = {F_27, 8, 44};
 static const tpl_name N_description = {"description", 11u, 0x346f3b69u};
-static const tpl_loc L_281 = {F_27, 9, 35};
-static const tpl_loc L_282 = {F_27, 9, 43};
-static const tpl_loc L_283 = {F_27, 9, 55};
-static const tpl_loc L_284 = {F_27, 11, 33};
-static const tpl_loc L_285 = {F_27, 11, 74};
-static const tpl_loc L_286 = {F_27, 11, 79};
-static const tpl_loc L_287 = {F_27, 11, 113};
-static const tpl_loc L_288 = {F_27, 11, 117};
-static const tpl_loc L_289 = {F_27, 11, 131};
-static const tpl_loc L_290 = {F_27, 13, 4};
-static const tpl_loc L_291 = {F_27, 13, 7};
-static const tpl_loc L_292 = {F_27, 13, 15};
+static const tpl_loc L_284 = {F_27, 9, 35};
+static const tpl_loc L_285 = {F_27, 9, 43};
+static const tpl_loc L_286 = {F_27, 9, 55};
+static const tpl_loc L_287 = {F_27, 11, 33};
+static const tpl_loc L_288 = {F_27, 11, 74};
+static const tpl_loc L_289 = {F_27, 11, 79};
+static const tpl_loc L_290 = {F_27, 11, 113};
+static const tpl_loc L_291 = {F_27, 11, 117};
+static const tpl_loc L_292 = {F_27, 11, 131};
+static const tpl_loc L_293 = {F_27, 13, 4};
+static const tpl_loc L_294 = {F_27, 13, 7};
+static const tpl_loc L_295 = {F_27, 13, 15};
 static const tpl_name N_include_styles = {"include_styles", 14u, 0x9f894a8au};
-static const tpl_loc L_293 = {F_27, 14, 30};
-static const tpl_loc L_294 = {F_27, 14, 33};
-static const tpl_loc L_295 = {F_27, 16, 4};
-static const tpl_loc L_296 = {F_27, 16, 7};
+static const tpl_loc L_296 = {F_27, 14, 30};
+static const tpl_loc L_297 = {F_27, 14, 33};
+static const tpl_loc L_298 = {F_27, 16, 4};
+static const tpl_loc L_299 = {F_27, 16, 7};
 static const tpl_name N_has_custom_css = {"has_custom_css", 14u, 0x6a342d67u};
-static const tpl_loc L_297 = {F_27, 17, 30};
-static const tpl_loc L_298 = {F_27, 17, 33};
+static const tpl_loc L_300 = {F_27, 17, 30};
+static const tpl_loc L_301 = {F_27, 17, 33};
 static const char F_28[] = "partials/macros.twig";
-static const tpl_loc L_299 = {F_28, 6, 4};
-static const tpl_loc L_300 = {F_28, 6, 7};
-static const tpl_loc L_301 = {F_28, 6, 13};
-static const tpl_loc L_302 = {F_28, 6, 41};
-static const tpl_loc L_303 = {F_28, 6, 68};
-static const tpl_loc L_304 = {F_28, 6, 77};
-static const tpl_loc L_305 = {F_28, 6, 108};
-static const tpl_loc L_306 = {F_28, 6, 117};
-static const tpl_loc L_307 = {F_28, 13, 4};
-static const tpl_loc L_308 = {F_28, 14, 4};
-static const tpl_loc L_309 = {F_28, 14, 16};
-static const tpl_loc L_310 = {F_28, 14, 46};
-static const tpl_loc L_311 = {F_28, 14, 64};
-static const tpl_loc L_312 = {F_28, 14, 74};
-static const tpl_loc L_313 = {F_28, 15, 1};
-static const tpl_loc L_314 = {F_28, 15, 57};
-static const tpl_loc L_315 = {F_28, 15, 5};
+static const tpl_loc L_302 = {F_28, 6, 4};
+static const tpl_loc L_303 = {F_28, 6, 7};
+static const tpl_loc L_304 = {F_28, 6, 13};
+static const tpl_loc L_305 = {F_28, 6, 41};
+static const tpl_loc L_306 = {F_28, 6, 68};
+static const tpl_loc L_307 = {F_28, 6, 77};
+static const tpl_loc L_308 = {F_28, 6, 108};
+static const tpl_loc L_309 = {F_28, 6, 117};
+static const tpl_loc L_310 = {F_28, 13, 4};
+static const tpl_loc L_311 = {F_28, 14, 4};
+static const tpl_loc L_312 = {F_28, 14, 16};
+static const tpl_loc L_313 = {F_28, 14, 46};
+static const tpl_loc L_314 = {F_28, 14, 64};
+static const tpl_loc L_315 = {F_28, 14, 74};
+static const tpl_loc L_316 = {F_28, 15, 1};
+static const tpl_loc L_317 = {F_28, 15, 57};
+static const tpl_loc L_318 = {F_28, 15, 5};
 static const tpl_name N_label_title = {"label_title", 11u, 0x5a54e4b0u};
-static const tpl_loc L_316 = {F_28, 21, 1};
-static const tpl_loc L_317 = {F_28, 21, 28};
-static const tpl_loc L_318 = {F_28, 21, 34};
-static const tpl_loc L_319 = {F_28, 21, 49};
-static const tpl_loc L_320 = {F_28, 21, 4};
+static const tpl_loc L_319 = {F_28, 21, 1};
+static const tpl_loc L_320 = {F_28, 21, 28};
+static const tpl_loc L_321 = {F_28, 21, 34};
+static const tpl_loc L_322 = {F_28, 21, 49};
+static const tpl_loc L_323 = {F_28, 21, 4};
 static const tpl_name N_link_text = {"link_text", 9u, 0x4ace37a9u};
-static const tpl_loc L_321 = {F_28, 21, 57};
-static const tpl_loc L_322 = {F_28, 21, 67};
+static const tpl_loc L_324 = {F_28, 21, 57};
+static const tpl_loc L_325 = {F_28, 21, 67};
 static const tpl_name N_current = {"current", 7u, 0xd965bbdau};
-static const tpl_loc L_323 = {F_28, 29, 4};
-static const tpl_loc L_324 = {F_28, 29, 7};
-static const tpl_loc L_325 = {F_28, 29, 22};
-static const tpl_loc L_326 = {F_28, 30, 4};
+static const tpl_loc L_326 = {F_28, 29, 4};
+static const tpl_loc L_327 = {F_28, 29, 7};
+static const tpl_loc L_328 = {F_28, 29, 22};
+static const tpl_loc L_329 = {F_28, 30, 4};
 static const tpl_name N_open = {"open", 4u, 0xd35ec4c9u};
-static const tpl_loc L_327 = {F_28, 32, 4};
-static const tpl_loc L_328 = {F_28, 32, 17};
-static const tpl_loc L_329 = {F_28, 33, 4};
-static const tpl_loc L_330 = {F_28, 33, 7};
-static const tpl_loc L_331 = {F_28, 33, 19};
-static const tpl_loc L_332 = {F_28, 34, 4};
-static const tpl_loc L_333 = {F_28, 34, 7};
-static const tpl_loc L_334 = {F_28, 34, 13};
+static const tpl_loc L_330 = {F_28, 32, 4};
+static const tpl_loc L_331 = {F_28, 32, 17};
+static const tpl_loc L_332 = {F_28, 33, 4};
+static const tpl_loc L_333 = {F_28, 33, 7};
+static const tpl_loc L_334 = {F_28, 33, 19};
+static const tpl_loc L_335 = {F_28, 34, 4};
+static const tpl_loc L_336 = {F_28, 34, 7};
+static const tpl_loc L_337 = {F_28, 34, 13};
 static const tpl_name N_level = {"level", 5u, 0x9b99e7ddu};
-static const tpl_loc L_335 = {F_28, 34, 26};
-static const tpl_loc L_336 = {F_28, 37, 4};
-static const tpl_loc L_337 = {F_28, 37, 40};
-static const tpl_loc L_338 = {F_28, 37, 46};
-static const tpl_loc L_339 = {F_28, 37, 23};
-static const tpl_loc L_340 = {F_28, 37, 53};
+static const tpl_loc L_338 = {F_28, 34, 26};
+static const tpl_loc L_339 = {F_28, 37, 4};
+static const tpl_loc L_340 = {F_28, 37, 40};
+static const tpl_loc L_341 = {F_28, 37, 46};
+static const tpl_loc L_342 = {F_28, 37, 23};
+static const tpl_loc L_343 = {F_28, 37, 53};
 static const tpl_name N_closing = {"closing", 7u, 0x35930244u};
-static const tpl_loc L_341 = {F_28, 39, 4};
-static const tpl_loc L_342 = {F_28, 39, 7};
-static const tpl_loc L_343 = {F_28, 39, 24};
-static const tpl_loc L_344 = {F_28, 39, 34};
+static const tpl_loc L_344 = {F_28, 39, 4};
+static const tpl_loc L_345 = {F_28, 39, 7};
+static const tpl_loc L_346 = {F_28, 39, 24};
+static const tpl_loc L_347 = {F_28, 39, 34};
 static const tpl_name N_i = {"i", 1u, 0xec0c35c4u};
-static const tpl_loc L_345 = {F_28, 41, 4};
-static const tpl_loc L_346 = {F_28, 41, 15};
-static const tpl_loc L_347 = {F_28, 41, 34};
-static const tpl_loc L_348 = {F_28, 41, 41};
-static const tpl_loc L_349 = {F_28, 41, 20};
-static const tpl_loc L_350 = {F_28, 44, 4};
-static const tpl_loc L_351 = {F_28, 44, 15};
-static const tpl_loc L_352 = {F_28, 44, 27};
-static const tpl_loc L_353 = {F_28, 44, 33};
-static const tpl_loc L_354 = {F_28, 44, 20};
-static const tpl_loc L_355 = {F_28, 45, 4};
-static const tpl_loc L_356 = {F_28, 45, 34};
-static const tpl_loc L_357 = {F_28, 45, 40};
-static const tpl_loc L_358 = {F_28, 46, 15};
-static const tpl_loc L_359 = {F_28, 46, 50};
-static const tpl_loc L_360 = {F_28, 46, 53};
-static const tpl_loc L_361 = {F_28, 46, 59};
-static const tpl_loc L_362 = {F_28, 46, 66};
-static const tpl_loc L_363 = {F_28, 46, 74};
-static const tpl_loc L_364 = {F_28, 46, 96};
-static const tpl_loc L_365 = {F_28, 46, 99};
-static const tpl_loc L_366 = {F_28, 46, 105};
-static const tpl_loc L_367 = {F_28, 46, 124};
-static const tpl_loc L_368 = {F_28, 46, 127};
-static const tpl_loc L_369 = {F_28, 46, 134};
-static const tpl_loc L_370 = {F_28, 46, 137};
-static const tpl_loc L_371 = {F_28, 46, 147};
-static const tpl_loc L_372 = {F_28, 46, 150};
-static const tpl_loc L_373 = {F_28, 46, 211};
-static const tpl_loc L_374 = {F_28, 46, 214};
-static const tpl_loc L_375 = {F_28, 49, 4};
-static const tpl_loc L_376 = {F_28, 49, 7};
-static const tpl_loc L_377 = {F_28, 49, 12};
-static const tpl_loc L_378 = {F_28, 49, 28};
-static const tpl_loc L_379 = {F_28, 49, 46};
-static const tpl_loc L_380 = {F_28, 49, 38};
+static const tpl_loc L_348 = {F_28, 41, 4};
+static const tpl_loc L_349 = {F_28, 41, 15};
+static const tpl_loc L_350 = {F_28, 41, 34};
+static const tpl_loc L_351 = {F_28, 41, 41};
+static const tpl_loc L_352 = {F_28, 41, 20};
+static const tpl_loc L_353 = {F_28, 44, 4};
+static const tpl_loc L_354 = {F_28, 44, 15};
+static const tpl_loc L_355 = {F_28, 44, 27};
+static const tpl_loc L_356 = {F_28, 44, 33};
+static const tpl_loc L_357 = {F_28, 44, 20};
+static const tpl_loc L_358 = {F_28, 45, 4};
+static const tpl_loc L_359 = {F_28, 45, 34};
+static const tpl_loc L_360 = {F_28, 45, 40};
+static const tpl_loc L_361 = {F_28, 46, 15};
+static const tpl_loc L_362 = {F_28, 46, 50};
+static const tpl_loc L_363 = {F_28, 46, 53};
+static const tpl_loc L_364 = {F_28, 46, 59};
+static const tpl_loc L_365 = {F_28, 46, 66};
+static const tpl_loc L_366 = {F_28, 46, 74};
+static const tpl_loc L_367 = {F_28, 46, 96};
+static const tpl_loc L_368 = {F_28, 46, 99};
+static const tpl_loc L_369 = {F_28, 46, 105};
+static const tpl_loc L_370 = {F_28, 46, 124};
+static const tpl_loc L_371 = {F_28, 46, 127};
+static const tpl_loc L_372 = {F_28, 46, 134};
+static const tpl_loc L_373 = {F_28, 46, 137};
+static const tpl_loc L_374 = {F_28, 46, 147};
+static const tpl_loc L_375 = {F_28, 46, 150};
+static const tpl_loc L_376 = {F_28, 46, 211};
+static const tpl_loc L_377 = {F_28, 46, 214};
+static const tpl_loc L_378 = {F_28, 49, 4};
+static const tpl_loc L_379 = {F_28, 49, 7};
+static const tpl_loc L_380 = {F_28, 49, 12};
+static const tpl_loc L_381 = {F_28, 49, 28};
+static const tpl_loc L_382 = {F_28, 49, 46};
+static const tpl_loc L_383 = {F_28, 49, 38};
 static const tpl_name N_id = {"id", 2u, 0x37386ae0u};
 static const tpl_name N_class = {"class", 5u, 0xab3e0bffu};
-static const tpl_loc L_381 = {F_28, 57, 4};
-static const tpl_loc L_382 = {F_28, 57, 7};
-static const tpl_loc L_383 = {F_28, 57, 22};
-static const tpl_loc L_384 = {F_28, 58, 13};
-static const tpl_loc L_385 = {F_28, 58, 58};
-static const tpl_loc L_386 = {F_28, 58, 61};
-static const tpl_loc L_387 = {F_28, 59, 27};
-static const tpl_loc L_388 = {F_28, 59, 37};
-static const tpl_loc L_389 = {F_28, 59, 40};
-static const tpl_loc L_390 = {F_28, 60, 1};
-static const tpl_loc L_391 = {F_28, 60, 28};
-static const tpl_loc L_392 = {F_28, 60, 34};
-static const tpl_loc L_393 = {F_28, 60, 4};
+static const tpl_loc L_384 = {F_28, 57, 4};
+static const tpl_loc L_385 = {F_28, 57, 7};
+static const tpl_loc L_386 = {F_28, 57, 22};
+static const tpl_loc L_387 = {F_28, 58, 13};
+static const tpl_loc L_388 = {F_28, 58, 58};
+static const tpl_loc L_389 = {F_28, 58, 61};
+static const tpl_loc L_390 = {F_28, 59, 27};
+static const tpl_loc L_391 = {F_28, 59, 37};
+static const tpl_loc L_392 = {F_28, 59, 40};
+static const tpl_loc L_393 = {F_28, 60, 1};
+static const tpl_loc L_394 = {F_28, 60, 28};
+static const tpl_loc L_395 = {F_28, 60, 34};
+static const tpl_loc L_396 = {F_28, 60, 4};
 static const tpl_name N_toc_list = {"toc_list", 8u, 0x4d6ceb3au};
+static const tpl_name N_s = {"s", 1u, 0xf60c4582u};
+static const tpl_loc L_397 = {F_28, 71, 1};
+static const tpl_loc L_398 = {F_28, 71, 4};
+static const tpl_loc L_399 = {F_28, 71, 6};
 static const char F_29[] = "preface.twig";
-static const tpl_loc L_394 = {F_29, 1, 12};
+static const tpl_loc L_400 = {F_29, 1, 12};
 static const char F_30[] = "prologue.twig";
-static const tpl_loc L_395 = {F_30, 1, 12};
+static const tpl_loc L_401 = {F_30, 1, 12};
 static const char F_31[] = "style.css.twig";
-static const tpl_loc L_396 = {F_31, 20, 9};
-static const tpl_loc L_397 = {F_31, 20, 12};
+static const tpl_loc L_402 = {F_31, 20, 9};
+static const tpl_loc L_403 = {F_31, 20, 12};
 static const tpl_name N_page = {"page", 4u, 0x815dfa76u};
-static const tpl_loc L_398 = {F_31, 20, 17};
+static const tpl_loc L_404 = {F_31, 20, 17};
 static const tpl_name N_size = {"size", 4u, 0x23a0d95cu};
-static const tpl_loc L_399 = {F_31, 21, 15};
-static const tpl_loc L_400 = {F_31, 21, 18};
+static const tpl_loc L_405 = {F_31, 21, 15};
+static const tpl_loc L_406 = {F_31, 21, 18};
 static const tpl_name N_m = {"m", 1u, 0xe80c2f78u};
-static const tpl_loc L_401 = {F_31, 21, 20};
+static const tpl_loc L_407 = {F_31, 21, 20};
 static const tpl_name N_top = {"top", 3u, 0xa710dc3cu};
-static const tpl_loc L_402 = {F_31, 22, 18};
-static const tpl_loc L_403 = {F_31, 22, 23};
+static const tpl_loc L_408 = {F_31, 22, 18};
+static const tpl_loc L_409 = {F_31, 22, 23};
 static const tpl_name N_bottom = {"bottom", 6u, 0x4ea76b2au};
-static const tpl_loc L_404 = {F_31, 23, 16};
-static const tpl_loc L_405 = {F_31, 23, 21};
+static const tpl_loc L_410 = {F_31, 23, 16};
+static const tpl_loc L_411 = {F_31, 23, 21};
 static const tpl_name N_inner = {"inner", 5u, 0xd8de6a27u};
-static const tpl_loc L_406 = {F_31, 24, 17};
-static const tpl_loc L_407 = {F_31, 24, 22};
+static const tpl_loc L_412 = {F_31, 24, 17};
+static const tpl_loc L_413 = {F_31, 24, 22};
 static const tpl_name N_outer = {"outer", 5u, 0xa20bc574u};
-static const tpl_loc L_408 = {F_31, 25, 4};
-static const tpl_loc L_409 = {F_31, 25, 11};
+static const tpl_loc L_414 = {F_31, 25, 4};
+static const tpl_loc L_415 = {F_31, 25, 11};
 static const tpl_name N_two_sided = {"two_sided", 9u, 0xcceee06fu};
-static const tpl_loc L_410 = {F_31, 31, 4};
-static const tpl_loc L_411 = {F_31, 34, 16};
-static const tpl_loc L_412 = {F_31, 35, 17};
-static const tpl_loc L_413 = {F_31, 40, 16};
-static const tpl_loc L_414 = {F_31, 41, 17};
-static const tpl_loc L_415 = {F_31, 48, 4};
-static const tpl_loc L_416 = {F_31, 63, 4};
-static const tpl_loc L_417 = {F_31, 64, 7};
-static const tpl_loc L_418 = {F_31, 69, 4};
-static const tpl_loc L_419 = {F_31, 70, 7};
-static const tpl_loc L_420 = {F_31, 83, 4};
-static const tpl_loc L_421 = {F_31, 84, 7};
-static const tpl_loc L_422 = {F_31, 94, 32};
-static const tpl_loc L_423 = {F_31, 94, 35};
+static const tpl_loc L_416 = {F_31, 31, 4};
+static const tpl_loc L_417 = {F_31, 34, 16};
+static const tpl_loc L_418 = {F_31, 35, 17};
+static const tpl_loc L_419 = {F_31, 40, 16};
+static const tpl_loc L_420 = {F_31, 41, 17};
+static const tpl_loc L_421 = {F_31, 48, 4};
+static const tpl_loc L_422 = {F_31, 63, 4};
+static const tpl_loc L_423 = {F_31, 64, 7};
+static const tpl_loc L_424 = {F_31, 69, 4};
+static const tpl_loc L_425 = {F_31, 70, 7};
+static const tpl_loc L_426 = {F_31, 83, 4};
+static const tpl_loc L_427 = {F_31, 84, 7};
+static const tpl_loc L_428 = {F_31, 94, 32};
+static const tpl_loc L_429 = {F_31, 94, 35};
 static const tpl_name N_title_css = {"title_css", 9u, 0xfd7e6729u};
-static const tpl_loc L_424 = {F_31, 107, 14};
-static const tpl_loc L_425 = {F_31, 107, 17};
+static const tpl_loc L_430 = {F_31, 107, 14};
+static const tpl_loc L_431 = {F_31, 107, 17};
 static const tpl_name N_small = {"small", 5u, 0xa2c4f48cu};
-static const tpl_loc L_426 = {F_31, 108, 16};
-static const tpl_loc L_427 = {F_31, 205, 4};
-static const tpl_loc L_428 = {F_31, 231, 14};
-static const tpl_loc L_429 = {F_31, 231, 17};
-static const tpl_loc L_430 = {F_31, 241, 4};
-static const tpl_loc L_431 = {F_31, 247, 12};
-static const tpl_loc L_432 = {F_31, 299, 28};
-static const tpl_loc L_433 = {F_31, 299, 31};
-static const tpl_loc L_434 = {F_31, 300, 23};
-static const tpl_loc L_435 = {F_31, 306, 29};
-static const tpl_loc L_436 = {F_31, 308, 41};
-static const tpl_loc L_437 = {F_31, 313, 16};
-static const tpl_loc L_438 = {F_31, 313, 19};
-static const tpl_loc L_439 = {F_31, 377, 15};
-static const tpl_loc L_440 = {F_31, 377, 18};
-static const tpl_loc L_441 = {F_31, 377, 22};
-static const tpl_loc L_442 = {F_31, 377, 55};
-static const tpl_loc L_443 = {F_31, 10, 4};
-static const tpl_loc L_444 = {F_31, 10, 12};
-static const tpl_loc L_445 = {F_31, 10, 20};
+static const tpl_loc L_432 = {F_31, 108, 16};
+static const tpl_loc L_433 = {F_31, 205, 4};
+static const tpl_loc L_434 = {F_31, 231, 14};
+static const tpl_loc L_435 = {F_31, 231, 17};
+static const tpl_loc L_436 = {F_31, 241, 4};
+static const tpl_loc L_437 = {F_31, 247, 12};
+static const tpl_loc L_438 = {F_31, 299, 28};
+static const tpl_loc L_439 = {F_31, 299, 31};
+static const tpl_loc L_440 = {F_31, 300, 23};
+static const tpl_loc L_441 = {F_31, 306, 29};
+static const tpl_loc L_442 = {F_31, 308, 41};
+static const tpl_loc L_443 = {F_31, 313, 16};
+static const tpl_loc L_444 = {F_31, 313, 19};
+static const tpl_loc L_445 = {F_31, 377, 15};
+static const tpl_loc L_446 = {F_31, 377, 18};
+static const tpl_loc L_447 = {F_31, 377, 22};
+static const tpl_loc L_448 = {F_31, 377, 55};
+static const tpl_loc L_449 = {F_31, 10, 4};
+static const tpl_loc L_450 = {F_31, 10, 12};
+static const tpl_loc L_451 = {F_31, 10, 20};
 static const tpl_name N_margin = {"margin", 6u, 0xd7713c7bu};
-static const tpl_loc L_446 = {F_31, 11, 4};
-static const tpl_loc L_447 = {F_31, 12, 4};
-static const tpl_loc L_448 = {F_31, 12, 16};
-static const tpl_loc L_449 = {F_31, 12, 21};
+static const tpl_loc L_452 = {F_31, 11, 4};
+static const tpl_loc L_453 = {F_31, 12, 4};
+static const tpl_loc L_454 = {F_31, 12, 16};
+static const tpl_loc L_455 = {F_31, 12, 21};
 static const tpl_name N_width = {"width", 5u, 0x95876e1fu};
-static const tpl_loc L_450 = {F_31, 13, 4};
-static const tpl_loc L_451 = {F_31, 13, 43};
-static const tpl_loc L_452 = {F_31, 14, 40};
-static const tpl_loc L_453 = {F_31, 14, 43};
-static const tpl_loc L_454 = {F_31, 14, 48};
-static const tpl_loc L_455 = {F_31, 14, 53};
-static const tpl_loc L_456 = {F_31, 14, 59};
-static const tpl_loc L_457 = {F_31, 14, 62};
-static const tpl_loc L_458 = {F_31, 15, 10};
-static const tpl_loc L_459 = {F_31, 97, 10};
+static const tpl_loc L_456 = {F_31, 13, 4};
+static const tpl_loc L_457 = {F_31, 13, 43};
+static const tpl_loc L_458 = {F_31, 14, 40};
+static const tpl_loc L_459 = {F_31, 14, 43};
+static const tpl_loc L_460 = {F_31, 14, 48};
+static const tpl_loc L_461 = {F_31, 14, 53};
+static const tpl_loc L_462 = {F_31, 14, 59};
+static const tpl_loc L_463 = {F_31, 14, 62};
+static const tpl_loc L_464 = {F_31, 15, 10};
+static const tpl_loc L_465 = {F_31, 97, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_460 = {F_31, 160, 10};
-static const tpl_loc L_461 = {F_31, 219, 10};
+static const tpl_loc L_466 = {F_31, 160, 10};
+static const tpl_loc L_467 = {F_31, 219, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_462 = {F_31, 249, 10};
+static const tpl_loc L_468 = {F_31, 249, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_463 = {F_31, 267, 10};
+static const tpl_loc L_469 = {F_31, 267, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_464 = {F_31, 295, 10};
-static const tpl_loc L_465 = {F_31, 352, 10};
+static const tpl_loc L_470 = {F_31, 295, 10};
+static const tpl_loc L_471 = {F_31, 352, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_466 = {F_31, 370, 10};
+static const tpl_loc L_472 = {F_31, 370, 10};
 static const tpl_name N_references = {"references", 10u, 0x6392f7cbu};
-static const tpl_loc L_467 = {F_31, 380, 10};
+static const tpl_loc L_473 = {F_31, 380, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
 static const char F_32[] = "table.twig";
-static const tpl_loc L_468 = {F_32, 4, 4};
-static const tpl_loc L_469 = {F_32, 4, 20};
-static const tpl_loc L_470 = {F_32, 4, 25};
-static const tpl_loc L_471 = {F_32, 4, 39};
+static const tpl_loc L_474 = {F_32, 4, 4};
+static const tpl_loc L_475 = {F_32, 4, 20};
+static const tpl_loc L_476 = {F_32, 4, 25};
+static const tpl_loc L_477 = {F_32, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_472 = {F_32, 5, 25};
-static const tpl_loc L_473 = {F_32, 5, 28};
-static const tpl_loc L_474 = {F_32, 5, 33};
-static const tpl_loc L_475 = {F_32, 5, 45};
-static const tpl_loc L_476 = {F_32, 6, 4};
-static const tpl_loc L_477 = {F_32, 6, 7};
-static const tpl_loc L_478 = {F_32, 7, 31};
-static const tpl_loc L_479 = {F_32, 7, 51};
-static const tpl_loc L_480 = {F_32, 8, 5};
-static const tpl_loc L_481 = {F_32, 8, 13};
-static const tpl_loc L_482 = {F_32, 8, 41};
-static const tpl_loc L_483 = {F_32, 8, 67};
-static const tpl_loc L_484 = {F_32, 8, 75};
-static const tpl_loc L_485 = {F_32, 8, 108};
-static const tpl_loc L_486 = {F_32, 8, 116};
-static const tpl_loc L_487 = {F_32, 11, 42};
-static const tpl_loc L_488 = {F_32, 11, 103};
-static const tpl_loc L_489 = {F_32, 12, 1};
-static const tpl_loc L_490 = {F_32, 12, 9};
+static const tpl_loc L_478 = {F_32, 5, 25};
+static const tpl_loc L_479 = {F_32, 5, 28};
+static const tpl_loc L_480 = {F_32, 5, 33};
+static const tpl_loc L_481 = {F_32, 5, 45};
+static const tpl_loc L_482 = {F_32, 6, 4};
+static const tpl_loc L_483 = {F_32, 6, 7};
+static const tpl_loc L_484 = {F_32, 7, 31};
+static const tpl_loc L_485 = {F_32, 7, 51};
+static const tpl_loc L_486 = {F_32, 8, 5};
+static const tpl_loc L_487 = {F_32, 8, 13};
+static const tpl_loc L_488 = {F_32, 8, 41};
+static const tpl_loc L_489 = {F_32, 8, 67};
+static const tpl_loc L_490 = {F_32, 8, 75};
+static const tpl_loc L_491 = {F_32, 8, 108};
+static const tpl_loc L_492 = {F_32, 8, 116};
+static const tpl_loc L_493 = {F_32, 11, 42};
+static const tpl_loc L_494 = {F_32, 11, 103};
+static const tpl_loc L_495 = {F_32, 12, 1};
+static const tpl_loc L_496 = {F_32, 12, 9};
 static const char F_33[] = "title.md.twig";
-static const tpl_loc L_491 = {F_33, 3, 3};
-static const tpl_loc L_492 = {F_33, 3, 6};
-static const tpl_loc L_493 = {F_33, 3, 11};
-static const tpl_loc L_494 = {F_33, 3, 17};
-static const tpl_loc L_495 = {F_33, 5, 4};
-static const tpl_loc L_496 = {F_33, 5, 12};
-static const tpl_loc L_497 = {F_33, 6, 24};
-static const tpl_loc L_498 = {F_33, 6, 39};
-static const tpl_loc L_499 = {F_33, 9, 4};
-static const tpl_loc L_500 = {F_33, 9, 12};
-static const tpl_loc L_501 = {F_33, 10, 25};
-static const tpl_loc L_502 = {F_33, 10, 41};
+static const tpl_loc L_497 = {F_33, 6, 11};
+static const tpl_loc L_498 = {F_33, 7, 3};
+static const tpl_loc L_499 = {F_33, 7, 16};
+static const tpl_loc L_500 = {F_33, 7, 21};
+static const tpl_loc L_501 = {F_33, 7, 6};
+static const tpl_loc L_502 = {F_33, 9, 4};
+static const tpl_loc L_503 = {F_33, 9, 12};
+static const tpl_loc L_504 = {F_33, 10, 24};
+static const tpl_loc L_505 = {F_33, 10, 39};
+static const tpl_loc L_506 = {F_33, 10, 41};
+static const tpl_loc L_507 = {F_33, 13, 4};
+static const tpl_loc L_508 = {F_33, 13, 12};
+static const tpl_loc L_509 = {F_33, 14, 25};
+static const tpl_loc L_510 = {F_33, 14, 41};
+static const tpl_loc L_511 = {F_33, 14, 43};
 static const char F_34[] = "title.twig";
-static const tpl_loc L_503 = {F_34, 6, 9};
-static const tpl_loc L_504 = {F_34, 6, 12};
-static const tpl_loc L_505 = {F_34, 6, 17};
-static const tpl_loc L_506 = {F_34, 6, 26};
-static const tpl_loc L_507 = {F_34, 6, 34};
-static const tpl_loc L_508 = {F_34, 6, 58};
-static const tpl_loc L_509 = {F_34, 6, 62};
-static const tpl_loc L_510 = {F_34, 6, 95};
-static const tpl_loc L_511 = {F_34, 6, 100};
-static const tpl_loc L_512 = {F_34, 6, 106};
-static const tpl_loc L_513 = {F_34, 4, 12};
+static const tpl_loc L_512 = {F_34, 6, 9};
+static const tpl_loc L_513 = {F_34, 6, 12};
+static const tpl_loc L_514 = {F_34, 6, 17};
+static const tpl_loc L_515 = {F_34, 6, 26};
+static const tpl_loc L_516 = {F_34, 6, 34};
+static const tpl_loc L_517 = {F_34, 6, 58};
+static const tpl_loc L_518 = {F_34, 6, 62};
+static const tpl_loc L_519 = {F_34, 6, 95};
+static const tpl_loc L_520 = {F_34, 6, 100};
+static const tpl_loc L_521 = {F_34, 6, 106};
+static const tpl_loc L_522 = {F_34, 4, 12};
 static const char F_35[] = "toc.twig";
-static const tpl_loc L_514 = {F_35, 8, 11};
-static const tpl_loc L_515 = {F_35, 9, 4};
+static const tpl_loc L_523 = {F_35, 8, 11};
+static const tpl_loc L_524 = {F_35, 9, 4};
 static const tpl_name N_elements = {"elements", 8u, 0x5a94b0ccu};
-static const tpl_loc L_516 = {F_35, 10, 4};
+static const tpl_loc L_525 = {F_35, 10, 4};
 static const tpl_name N_deep = {"deep", 4u, 0x99e98c6fu};
-static const tpl_loc L_517 = {F_35, 11, 4};
-static const tpl_loc L_518 = {F_35, 12, 4};
-static const tpl_loc L_519 = {F_35, 12, 17};
-static const tpl_loc L_520 = {F_35, 12, 21};
+static const tpl_loc L_526 = {F_35, 11, 4};
+static const tpl_loc L_527 = {F_35, 12, 4};
+static const tpl_loc L_528 = {F_35, 12, 17};
+static const tpl_loc L_529 = {F_35, 12, 21};
 static const tpl_name N_other = {"other", 5u, 0xc87d8df5u};
-static const tpl_loc L_521 = {F_35, 13, 4};
-static const tpl_loc L_522 = {F_35, 13, 7};
-static const tpl_loc L_523 = {F_35, 13, 13};
-static const tpl_loc L_524 = {F_35, 13, 20};
-static const tpl_loc L_525 = {F_35, 13, 31};
-static const tpl_loc L_526 = {F_35, 14, 4};
-static const tpl_loc L_527 = {F_35, 14, 46};
-static const tpl_loc L_528 = {F_35, 14, 55};
-static const tpl_loc L_529 = {F_35, 14, 32};
+static const tpl_loc L_530 = {F_35, 13, 4};
+static const tpl_loc L_531 = {F_35, 13, 7};
+static const tpl_loc L_532 = {F_35, 13, 13};
+static const tpl_loc L_533 = {F_35, 13, 20};
+static const tpl_loc L_534 = {F_35, 13, 31};
+static const tpl_loc L_535 = {F_35, 14, 4};
+static const tpl_loc L_536 = {F_35, 14, 46};
+static const tpl_loc L_537 = {F_35, 14, 55};
+static const tpl_loc L_538 = {F_35, 14, 32};
 static const tpl_name N_own = {"own", 3u, 0xa515afbfu};
-static const tpl_loc L_530 = {F_35, 15, 4};
-static const tpl_loc L_531 = {F_35, 15, 7};
-static const tpl_loc L_532 = {F_35, 15, 14};
-static const tpl_loc L_533 = {F_35, 15, 25};
-static const tpl_loc L_534 = {F_35, 15, 31};
-static const tpl_loc L_535 = {F_35, 15, 46};
-static const tpl_loc L_536 = {F_35, 16, 4};
-static const tpl_loc L_537 = {F_35, 16, 33};
-static const tpl_loc L_538 = {F_35, 16, 39};
-static const tpl_loc L_539 = {F_35, 16, 59};
-static const tpl_loc L_540 = {F_35, 16, 77};
-static const tpl_loc L_541 = {F_35, 18, 4};
-static const tpl_loc L_542 = {F_35, 18, 18};
-static const tpl_loc L_543 = {F_35, 18, 32};
+static const tpl_loc L_539 = {F_35, 15, 4};
+static const tpl_loc L_540 = {F_35, 15, 7};
+static const tpl_loc L_541 = {F_35, 15, 14};
+static const tpl_loc L_542 = {F_35, 15, 25};
+static const tpl_loc L_543 = {F_35, 15, 31};
+static const tpl_loc L_544 = {F_35, 15, 46};
+static const tpl_loc L_545 = {F_35, 16, 4};
+static const tpl_loc L_546 = {F_35, 16, 33};
+static const tpl_loc L_547 = {F_35, 16, 39};
+static const tpl_loc L_548 = {F_35, 16, 59};
+static const tpl_loc L_549 = {F_35, 16, 77};
+static const tpl_loc L_550 = {F_35, 18, 4};
+static const tpl_loc L_551 = {F_35, 18, 18};
+static const tpl_loc L_552 = {F_35, 18, 32};
 static const tpl_name N_e = {"e", 1u, 0xe00c22e0u};
-static const tpl_loc L_544 = {F_35, 18, 62};
-static const tpl_loc L_545 = {F_35, 18, 68};
-static const tpl_loc L_546 = {F_35, 18, 47};
-static const tpl_loc L_547 = {F_35, 18, 36};
-static const tpl_loc L_548 = {F_35, 18, 26};
-static const tpl_loc L_549 = {F_35, 21, 1};
-static const tpl_loc L_550 = {F_35, 21, 4};
-static const tpl_loc L_551 = {F_35, 21, 9};
-static const tpl_loc L_552 = {F_35, 22, 4};
-static const tpl_loc L_553 = {F_35, 22, 7};
-static const tpl_loc L_554 = {F_35, 22, 22};
-static const tpl_loc L_555 = {F_35, 24, 4};
-static const tpl_loc L_556 = {F_35, 25, 12};
-static const tpl_loc L_557 = {F_35, 25, 21};
-static const tpl_loc L_558 = {F_35, 25, 28};
-static const tpl_loc L_559 = {F_35, 25, 36};
-static const tpl_loc L_560 = {F_35, 25, 47};
-static const tpl_loc L_561 = {F_35, 25, 56};
-static const tpl_loc L_562 = {F_35, 25, 75};
-static const tpl_loc L_563 = {F_35, 25, 104};
-static const tpl_loc L_564 = {F_35, 25, 114};
-static const tpl_loc L_565 = {F_35, 25, 117};
-static const tpl_loc L_566 = {F_35, 6, 12};
+static const tpl_loc L_553 = {F_35, 18, 62};
+static const tpl_loc L_554 = {F_35, 18, 68};
+static const tpl_loc L_555 = {F_35, 18, 47};
+static const tpl_loc L_556 = {F_35, 18, 36};
+static const tpl_loc L_557 = {F_35, 18, 26};
+static const tpl_loc L_558 = {F_35, 21, 1};
+static const tpl_loc L_559 = {F_35, 21, 4};
+static const tpl_loc L_560 = {F_35, 21, 9};
+static const tpl_loc L_561 = {F_35, 22, 4};
+static const tpl_loc L_562 = {F_35, 22, 7};
+static const tpl_loc L_563 = {F_35, 22, 22};
+static const tpl_loc L_564 = {F_35, 24, 4};
+static const tpl_loc L_565 = {F_35, 25, 12};
+static const tpl_loc L_566 = {F_35, 25, 21};
+static const tpl_loc L_567 = {F_35, 25, 28};
+static const tpl_loc L_568 = {F_35, 25, 36};
+static const tpl_loc L_569 = {F_35, 25, 47};
+static const tpl_loc L_570 = {F_35, 25, 56};
+static const tpl_loc L_571 = {F_35, 25, 75};
+static const tpl_loc L_572 = {F_35, 25, 104};
+static const tpl_loc L_573 = {F_35, 25, 114};
+static const tpl_loc L_574 = {F_35, 25, 117};
+static const tpl_loc L_575 = {F_35, 6, 12};
 
 static const tpl_template T0;
 static const tpl_template T1;
@@ -808,10 +819,10 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static tpl_value fn51(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn52(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn53(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn54(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn55(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -821,15 +832,16 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn66(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn70(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static tpl_value fn72(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn71(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static tpl_value fn73(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
-static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn74(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn74(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn75(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 
 /* ---- acknowledgement.twig ---- */
 
@@ -2460,179 +2472,191 @@ static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)ctx;
   (void)blocks;
   const tpl_callable *k1 = NULL;
-  tpl_value v0 = tpl_null();
   tpl_value v1 = tpl_null();
-  tpl_value v3 = tpl_null();
-  tpl_value v6 = tpl_null();
-  tpl_value v16 = tpl_null();
-  tpl_value v23 = tpl_null();
-  tpl_value v24 = tpl_null();
+  tpl_value v2 = tpl_null();
+  tpl_value v5 = tpl_null();
+  tpl_value v9 = tpl_null();
+  tpl_value v20 = tpl_null();
+  tpl_value v27 = tpl_null();
+  tpl_value v28 = tpl_null();
   tpl_ic ic0 = {0, NULL};
   tpl_ic ic1 = {0, NULL};
   tpl_ic ic2 = {0, NULL};
   tpl_ic ic3 = {0, NULL};
 #line 4 "themes/clean/contents/edition.md.twig"
-  tpl_out(rt, "**", 2);
-#line 4 "themes/clean/contents/edition.md.twig"
   {
     rt->loc = &L_89;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_90);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_91, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_92);
-    tpl_out_value(rt, v2);
+    tpl_value v0 = tpl_str("partials/macros.twig", 20u);
+    tpl_import(rt, self, 0, v0, &L_89);
   }
-#line 4 "themes/clean/contents/edition.md.twig"
-  tpl_out(rt, "**", 2);
-#line 4 "themes/clean/contents/edition.md.twig"
-  {
-    rt->loc = &L_93;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_94, &ic1);
-    bool b4 = tpl_truthy(v3);
-    if (b4) {
-#line 4 "themes/clean/contents/edition.md.twig"
-      tpl_out(rt, "<br />\n", 7);
 #line 5 "themes/clean/contents/edition.md.twig"
+  tpl_out(rt, "**", 2);
+#line 5 "themes/clean/contents/edition.md.twig"
+  {
+    rt->loc = &L_90;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_91);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_92, &ic0);
+    const tpl_value a3[1] = {v2};
+    tpl_value v4 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a3, NULL, &L_93);
+    tpl_out_value(rt, v4);
+  }
+#line 5 "themes/clean/contents/edition.md.twig"
+  tpl_out(rt, "**", 2);
+#line 5 "themes/clean/contents/edition.md.twig"
+  {
+    rt->loc = &L_94;
+    v5 = tpl_getattr_name_ic(rt, v1, &N_author, &L_95, &ic1);
+    bool b6 = tpl_truthy(v5);
+    if (b6) {
+#line 5 "themes/clean/contents/edition.md.twig"
+      tpl_out(rt, "<br />\n", 7);
+#line 6 "themes/clean/contents/edition.md.twig"
       {
-        rt->loc = &L_95;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_96);
-        tpl_out_value(rt, v5);
+        rt->loc = &L_96;
+        const tpl_value a7[1] = {v5};
+        tpl_value v8 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a7, NULL, &L_97);
+        tpl_out_value(rt, v8);
       }
     }
   }
-#line 6 "themes/clean/contents/edition.md.twig"
+#line 7 "themes/clean/contents/edition.md.twig"
   tpl_out(rt, "\n\n", 2);
-#line 8 "themes/clean/contents/edition.md.twig"
+#line 9 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_97;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_98, &ic2);
-    bool b7 = tpl_truthy(v6);
-    if (b7) {
-#line 8 "themes/clean/contents/edition.md.twig"
+    rt->loc = &L_98;
+    v9 = tpl_getattr_name_ic(rt, v1, &N_edition, &L_99, &ic2);
+    bool b10 = tpl_truthy(v9);
+    if (b10) {
+#line 9 "themes/clean/contents/edition.md.twig"
       {
-        rt->loc = &L_99;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_100);
-        tpl_out_value(rt, v8);
+        rt->loc = &L_100;
+        const tpl_value a11[1] = {v9};
+        tpl_value v12 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a11, NULL, &L_101);
+        tpl_out_value(rt, v12);
       }
-#line 8 "themes/clean/contents/edition.md.twig"
+#line 9 "themes/clean/contents/edition.md.twig"
       tpl_out(rt, ", ", 2);
     }
   }
-#line 8 "themes/clean/contents/edition.md.twig"
+#line 9 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_101;
-    tpl_value v12 = tpl_null();
-    bool b11 = tpl_var_probe(rt, ctx, self, &N_book, &v12);
-    if (!b11)
-      v12 = tpl_null();
-    (void)b11;
-    tpl_value v13 = tpl_str("publication_date", 16);
-    tpl_value v10 = tpl_null();
-    bool b9 = tpl_has_attr(rt, v12, v13, &v10);
-    if (!b9)
-      v10 = tpl_null();
-    tpl_value v14;
-    if (b9 && !tpl_is_empty(rt, v10)) {
-      v14 = v10;
+    rt->loc = &L_102;
+    tpl_value v16 = tpl_null();
+    bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
+    if (!b15)
+      v16 = tpl_null();
+    (void)b15;
+    tpl_value v17 = tpl_str("publication_date", 16);
+    tpl_value v14 = tpl_null();
+    bool b13 = tpl_has_attr(rt, v16, v17, &v14);
+    if (!b13)
+      v14 = tpl_null();
+    tpl_value v18;
+    if (b13 && !tpl_is_empty(rt, v14)) {
+      v18 = v14;
     } else {
-      tpl_value v15 = tpl_str("now", 3u);
-      v14 = v15;
+      tpl_value v19 = tpl_str("now", 3u);
+      v18 = v19;
     }
-    v16 = tpl_var(rt, ctx, self, &N_app, &L_102);
-    tpl_value v17 = tpl_str("getLabel", 8u);
-    tpl_value v18 = tpl_str("date_format", 11u);
-    const tpl_value a19[1] = {v18};
-    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_103);
-    const tpl_value a21[2] = {v14, v20};
+    v20 = tpl_var(rt, ctx, self, &N_app, &L_103);
+    tpl_value v21 = tpl_str("getLabel", 8u);
+    tpl_value v22 = tpl_str("date_format", 11u);
+    const tpl_value a23[1] = {v22};
+    tpl_value v24 = tpl_call_method(rt, v20, v21, 1, a23, &L_104);
+    const tpl_value a25[2] = {v18, v24};
     if (!k1)
-      k1 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_104);
-    tpl_value v22 = k1->fn(rt, ctx, 2, a21, &L_104);
-    tpl_out_value(rt, v22);
+      k1 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_105);
+    tpl_value v26 = k1->fn(rt, ctx, 2, a25, &L_105);
+    tpl_out_value(rt, v26);
   }
-#line 8 "themes/clean/contents/edition.md.twig"
+#line 9 "themes/clean/contents/edition.md.twig"
   tpl_out(rt, "\n\n", 2);
-#line 10 "themes/clean/contents/edition.md.twig"
+#line 11 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_105;
-    v23 = tpl_var(rt, ctx, self, &N_edition, &L_106);
-    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_107, &ic3);
-    bool b25 = tpl_truthy(v24);
-    if (b25) {
-#line 11 "themes/clean/contents/edition.md.twig"
+    rt->loc = &L_106;
+    v27 = tpl_var(rt, ctx, self, &N_edition, &L_107);
+    v28 = tpl_getattr_name_ic(rt, v27, &N_isbn, &L_108, &ic3);
+    bool b29 = tpl_truthy(v28);
+    if (b29) {
+#line 12 "themes/clean/contents/edition.md.twig"
       tpl_out(rt, "ISBN ", 5);
-#line 11 "themes/clean/contents/edition.md.twig"
+#line 12 "themes/clean/contents/edition.md.twig"
       {
-        rt->loc = &L_108;
-        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_109);
-        tpl_out_value(rt, v26);
+        rt->loc = &L_109;
+        const tpl_value a30[1] = {v28};
+        tpl_value v31 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a30, NULL, &L_110);
+        tpl_out_value(rt, v31);
       }
-#line 11 "themes/clean/contents/edition.md.twig"
+#line 12 "themes/clean/contents/edition.md.twig"
       tpl_out(rt, "\n\n", 2);
     }
   }
-#line 14 "themes/clean/contents/edition.md.twig"
+#line 15 "themes/clean/contents/edition.md.twig"
   {
-    rt->loc = &L_110;
-    tpl_value v27 = tpl_str("getLabel", 8u);
-    tpl_value v28 = tpl_str("published_with", 14u);
-    tpl_map *m29 = tpl_map_new(rt->arena, 1);
-    tpl_value v30 = tpl_str("generator", 9u);
-    tpl_value v36 = tpl_null();
-    bool b35 = tpl_var_probe(rt, ctx, self, &N_book, &v36);
-    if (!b35)
-      v36 = tpl_null();
-    (void)b35;
-    tpl_value v37 = tpl_str("generator", 9);
-    tpl_value v34 = tpl_null();
-    bool b33 = tpl_has_attr(rt, v36, v37, &v34);
-    if (!b33)
-      v34 = tpl_null();
-    (void)b33;
-    tpl_value v38 = tpl_str("name", 4);
-    tpl_value v32 = tpl_null();
-    bool b31 = tpl_has_attr(rt, v34, v38, &v32);
-    if (!b31)
-      v32 = tpl_null();
-    tpl_value v39;
-    if (b31 && v32.type != TPL_NULL) {
-      v39 = v32;
+    rt->loc = &L_111;
+    tpl_value v32 = tpl_str("getLabel", 8u);
+    tpl_value v33 = tpl_str("published_with", 14u);
+    tpl_map *m34 = tpl_map_new(rt->arena, 1);
+    tpl_value v35 = tpl_str("generator", 9u);
+    tpl_value v41 = tpl_null();
+    bool b40 = tpl_var_probe(rt, ctx, self, &N_book, &v41);
+    if (!b40)
+      v41 = tpl_null();
+    (void)b40;
+    tpl_value v42 = tpl_str("generator", 9);
+    tpl_value v39 = tpl_null();
+    bool b38 = tpl_has_attr(rt, v41, v42, &v39);
+    if (!b38)
+      v39 = tpl_null();
+    (void)b38;
+    tpl_value v43 = tpl_str("name", 4);
+    tpl_value v37 = tpl_null();
+    bool b36 = tpl_has_attr(rt, v39, v43, &v37);
+    if (!b36)
+      v37 = tpl_null();
+    tpl_value v44;
+    if (b36 && v37.type != TPL_NULL) {
+      v44 = v37;
     } else {
-      tpl_value v40 = tpl_str("Octavo", 6u);
-      v39 = v40;
+      tpl_value v45 = tpl_str("Octavo", 6u);
+      v44 = v45;
     }
-    tpl_value v41 = tpl_str(" ", 1u);
-    tpl_value v42 = tpl_op_concat(rt, v39, v41);
-    tpl_value v48 = tpl_null();
-    bool b47 = tpl_var_probe(rt, ctx, self, &N_book, &v48);
-    if (!b47)
-      v48 = tpl_null();
-    (void)b47;
-    tpl_value v49 = tpl_str("generator", 9);
-    tpl_value v46 = tpl_null();
-    bool b45 = tpl_has_attr(rt, v48, v49, &v46);
-    if (!b45)
-      v46 = tpl_null();
-    (void)b45;
-    tpl_value v50 = tpl_str("version", 7);
-    tpl_value v44 = tpl_null();
-    bool b43 = tpl_has_attr(rt, v46, v50, &v44);
-    if (!b43)
-      v44 = tpl_null();
-    tpl_value v51;
-    if (b43 && v44.type != TPL_NULL) {
-      v51 = v44;
+    tpl_value v46 = tpl_str(" ", 1u);
+    tpl_value v47 = tpl_op_concat(rt, v44, v46);
+    tpl_value v53 = tpl_null();
+    bool b52 = tpl_var_probe(rt, ctx, self, &N_book, &v53);
+    if (!b52)
+      v53 = tpl_null();
+    (void)b52;
+    tpl_value v54 = tpl_str("generator", 9);
+    tpl_value v51 = tpl_null();
+    bool b50 = tpl_has_attr(rt, v53, v54, &v51);
+    if (!b50)
+      v51 = tpl_null();
+    (void)b50;
+    tpl_value v55 = tpl_str("version", 7);
+    tpl_value v49 = tpl_null();
+    bool b48 = tpl_has_attr(rt, v51, v55, &v49);
+    if (!b48)
+      v49 = tpl_null();
+    tpl_value v56;
+    if (b48 && v49.type != TPL_NULL) {
+      v56 = v49;
     } else {
-      tpl_value v52 = tpl_str("getVersion", 10u);
-      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_111);
-      v51 = v53;
+      tpl_value v57 = tpl_str("getVersion", 10u);
+      tpl_value v58 = tpl_call_method(rt, v20, v57, 0, NULL, &L_112);
+      v56 = v58;
     }
-    tpl_value v54 = tpl_op_concat(rt, v42, v51);
-    tpl_map_set(rt->arena, m29, v30, v54);
-    tpl_value v55 = tpl_map_or_list(rt->arena, m29);
-    const tpl_value a56[2] = {v28, v55};
-    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_112);
-    tpl_out_value(rt, v57);
+    tpl_value v59 = tpl_op_concat(rt, v47, v56);
+    const tpl_value a60[1] = {v59};
+    tpl_value v61 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a60, NULL, &L_113);
+    tpl_map_set(rt->arena, m34, v35, v61);
+    tpl_value v62 = tpl_map_or_list(rt->arena, m34);
+    const tpl_value a63[2] = {v33, v62};
+    tpl_value v64 = tpl_call_method(rt, v20, v32, 2, a63, &L_114);
+    tpl_out_value(rt, v64);
   }
-#line 14 "themes/clean/contents/edition.md.twig"
+#line 15 "themes/clean/contents/edition.md.twig"
   tpl_out(rt, ".\n", 2);
 }
 
@@ -2653,18 +2677,18 @@ static void fn25(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic1 = {0, NULL};
 #line 6 "themes/clean/pdf/edition.twig"
   {
-    rt->loc = &L_113;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_114);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_115, &ic0);
+    rt->loc = &L_115;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_116);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_117, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 6 "themes/clean/pdf/edition.twig"
   tpl_out(rt, "\n", 1);
 #line 7 "themes/clean/pdf/edition.twig"
   {
-    rt->loc = &L_116;
-    v2 = tpl_var(rt, ctx, self, &N_edition, &L_117);
-    v3 = tpl_getattr_name_ic(rt, v2, &N_isbn, &L_118, &ic1);
+    rt->loc = &L_118;
+    v2 = tpl_var(rt, ctx, self, &N_edition, &L_119);
+    v3 = tpl_getattr_name_ic(rt, v2, &N_isbn, &L_120, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
       tpl_value v5 = tpl_str("ISBN", 4u);
@@ -2676,8 +2700,8 @@ static void fn25(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<p class=\"isbn\">ISBN ", 21);
 #line 8 "themes/clean/pdf/edition.twig"
       {
-        rt->loc = &L_119;
-        tpl_value v7 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_120);
+        rt->loc = &L_121;
+        tpl_value v7 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_122);
         tpl_out_value(rt, v7);
       }
 #line 8 "themes/clean/pdf/edition.twig"
@@ -2694,9 +2718,9 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 4 "themes/clean/pdf/edition.twig"
   {
-    rt->loc = &L_121;
+    rt->loc = &L_123;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_121);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_123);
   }
 }
 
@@ -2710,9 +2734,9 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/pdf/epilogue.twig"
   {
-    rt->loc = &L_122;
+    rt->loc = &L_124;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_122);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_124);
   }
 }
 
@@ -2749,16 +2773,16 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic9 = {0, NULL};
 #line 4 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_123;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_124);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_125, &ic0);
+    rt->loc = &L_125;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_126);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_127, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str("alt=\"", 5u);
       tpl_value v4 = tpl_op_concat(rt, v3, v1);
       tpl_value v5 = tpl_str("\"", 1u);
       tpl_value v6 = tpl_op_concat(rt, v4, v5);
-      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_126, &ic1);
+      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_128, &ic1);
       bool b8 = tpl_op_in(rt, v6, v7);
       b2 = b8;
     }
@@ -2769,10 +2793,10 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"figure ", 22);
 #line 5 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_127;
+    rt->loc = &L_129;
     tpl_value v10;
-    v11 = tpl_var(rt, ctx, self, &N_item, &L_128);
-    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_129, &ic2);
+    v11 = tpl_var(rt, ctx, self, &N_item, &L_130);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_131, &ic2);
     if (tpl_truthy(v12)) {
       v10 = v12;
     } else {
@@ -2785,15 +2809,15 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\"", 1);
 #line 5 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_130;
-    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_131, &ic3);
+    rt->loc = &L_132;
+    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_133, &ic3);
     bool b15 = tpl_truthy(v14);
     if (b15) {
 #line 5 "themes/clean/common/figure.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_132;
+        rt->loc = &L_134;
         tpl_out_value(rt, v14);
       }
 #line 5 "themes/clean/common/figure.twig"
@@ -2804,19 +2828,19 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_133;
-    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_134, &ic4);
+    rt->loc = &L_135;
+    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_136, &ic4);
     tpl_out_value(rt, v16);
   }
 #line 6 "themes/clean/common/figure.twig"
   tpl_out(rt, "\n", 1);
 #line 7 "themes/clean/common/figure.twig"
   {
-    rt->loc = &L_135;
-    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_136, &ic5);
+    rt->loc = &L_137;
+    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_138, &ic5);
     bool b18 = tpl_truthy(v17);
     if (!b18) {
-      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_137, &ic6);
+      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_139, &ic6);
       bool b20 = tpl_truthy(v19);
       b18 = b20;
     }
@@ -2825,22 +2849,22 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<figcaption class=\"caption\">", 28);
 #line 9 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_138;
+        rt->loc = &L_140;
         bool b21 = tpl_truthy(v17);
         if (b21) {
 #line 9 "themes/clean/common/figure.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 9 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_139;
+            rt->loc = &L_141;
             tpl_out_value(rt, v17);
           }
 #line 9 "themes/clean/common/figure.twig"
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_140;
-            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_141, &ic7);
+            rt->loc = &L_142;
+            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_143, &ic7);
             bool b23 = tpl_truthy(v22);
             if (b23) {
 #line 9 "themes/clean/common/figure.twig"
@@ -2851,16 +2875,16 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 10 "themes/clean/common/figure.twig"
       {
-        rt->loc = &L_142;
-        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_143);
+        rt->loc = &L_144;
+        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_145);
         bool b25 = tpl_truthy(v24);
         if (b25) {
 #line 10 "themes/clean/common/figure.twig"
           tpl_out(rt, "<span aria-hidden=\"true\">", 25);
 #line 10 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_144;
-            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_145, &ic8);
+            rt->loc = &L_146;
+            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_147, &ic8);
             tpl_out_value(rt, v26);
           }
 #line 10 "themes/clean/common/figure.twig"
@@ -2868,8 +2892,8 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         } else {
 #line 10 "themes/clean/common/figure.twig"
           {
-            rt->loc = &L_146;
-            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_147, &ic9);
+            rt->loc = &L_148;
+            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_149, &ic9);
             tpl_out_value(rt, v27);
           }
         }
@@ -2892,9 +2916,9 @@ static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/pdf/foreword.twig"
   {
-    rt->loc = &L_148;
+    rt->loc = &L_150;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_148);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_150);
   }
 }
 
@@ -2908,9 +2932,9 @@ static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/pdf/glossary.twig"
   {
-    rt->loc = &L_149;
+    rt->loc = &L_151;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_149);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_151);
   }
 }
 
@@ -2924,9 +2948,9 @@ static void fn31(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/pdf/introduction.twig"
   {
-    rt->loc = &L_150;
+    rt->loc = &L_152;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_150);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_152);
   }
 }
 
@@ -2951,40 +2975,40 @@ static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 14 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_151;
-    v0 = tpl_var(rt, ctx, self, &N_has_heading, &L_152);
+    rt->loc = &L_153;
+    v0 = tpl_var(rt, ctx, self, &N_has_heading, &L_154);
     bool b1 = tpl_truthy(v0);
     if (b1) {
 #line 15 "themes/clean/pdf/item.twig"
       tpl_out(rt, "<h1 id=\"", 8);
 #line 15 "themes/clean/pdf/item.twig"
       {
-        rt->loc = &L_153;
-        v2 = tpl_var(rt, ctx, self, &N_item, &L_154);
-        v3 = tpl_getattr_name_ic(rt, v2, &N_slug, &L_155, &ic0);
+        rt->loc = &L_155;
+        v2 = tpl_var(rt, ctx, self, &N_item, &L_156);
+        v3 = tpl_getattr_name_ic(rt, v2, &N_slug, &L_157, &ic0);
         tpl_out_value(rt, v3);
       }
 #line 15 "themes/clean/pdf/item.twig"
       tpl_out(rt, "\">", 2);
 #line 15 "themes/clean/pdf/item.twig"
       {
-        rt->loc = &L_156;
-        v4 = tpl_getattr_name_ic(rt, v2, &N_label, &L_157, &ic1);
+        rt->loc = &L_158;
+        v4 = tpl_getattr_name_ic(rt, v2, &N_label, &L_159, &ic1);
         bool b5 = tpl_truthy(v4);
         if (b5) {
 #line 15 "themes/clean/pdf/item.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 15 "themes/clean/pdf/item.twig"
           {
-            rt->loc = &L_158;
+            rt->loc = &L_160;
             tpl_out_value(rt, v4);
           }
 #line 15 "themes/clean/pdf/item.twig"
           tpl_out(rt, "</span>", 7);
 #line 15 "themes/clean/pdf/item.twig"
           {
-            rt->loc = &L_159;
-            v6 = tpl_getattr_name_ic(rt, v2, &N_title, &L_160, &ic2);
+            rt->loc = &L_161;
+            v6 = tpl_getattr_name_ic(rt, v2, &N_title, &L_162, &ic2);
             bool b7 = tpl_truthy(v6);
             if (b7) {
 #line 15 "themes/clean/pdf/item.twig"
@@ -2995,15 +3019,15 @@ static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       }
 #line 15 "themes/clean/pdf/item.twig"
       {
-        rt->loc = &L_161;
-        v8 = tpl_getattr_name_ic(rt, v2, &N_title, &L_162, &ic3);
+        rt->loc = &L_163;
+        v8 = tpl_getattr_name_ic(rt, v2, &N_title, &L_164, &ic3);
         bool b9 = tpl_truthy(v8);
         if (b9) {
 #line 15 "themes/clean/pdf/item.twig"
           tpl_out(rt, "<span class=\"title\">", 20);
 #line 15 "themes/clean/pdf/item.twig"
           {
-            rt->loc = &L_163;
+            rt->loc = &L_165;
             tpl_out_value(rt, v8);
           }
 #line 15 "themes/clean/pdf/item.twig"
@@ -3029,9 +3053,9 @@ static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 21 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_164;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_165);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_166, &ic0);
+    rt->loc = &L_166;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_167);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_168, &ic0);
     tpl_map *m2 = tpl_map_new(rt->arena, 3);
     tpl_value v3 = tpl_str("<a href=\"#", 10u);
     tpl_value v4 = tpl_str("<a class=\"xref\" href=\"#", 23u);
@@ -3045,8 +3069,8 @@ static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     tpl_value v9 = tpl_map_or_list(rt->arena, m2);
     const tpl_value a10[2] = {v1, v9};
     if (!k2)
-      k2 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_167);
-    tpl_value v11 = k2->fn(rt, ctx, 2, a10, &L_167);
+      k2 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_169);
+    tpl_value v11 = k2->fn(rt, ctx, 2, a10, &L_169);
     tpl_out_value(rt, v11);
   }
 #line 21 "themes/clean/pdf/item.twig"
@@ -3080,12 +3104,12 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic4 = {0, NULL};
 #line 8 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_168;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_169);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_170, &ic0);
+    rt->loc = &L_170;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_171);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_172, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_171, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_173, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -3094,12 +3118,12 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_172;
+    rt->loc = &L_174;
     tpl_value v6 = tpl_str("item", 4u);
-    v7 = tpl_var(rt, ctx, self, &N_item, &L_173);
-    v8 = tpl_getattr_name_ic(rt, v7, &N_config, &L_174, &ic2);
-    v9 = tpl_getattr_name_ic(rt, v8, &N_element, &L_175, &ic3);
-    tpl_value v10 = tpl_escape_value(rt, v9, TPL_ESC_HTML, &L_176);
+    v7 = tpl_var(rt, ctx, self, &N_item, &L_175);
+    v8 = tpl_getattr_name_ic(rt, v7, &N_config, &L_176, &ic2);
+    v9 = tpl_getattr_name_ic(rt, v8, &N_element, &L_177, &ic3);
+    tpl_value v10 = tpl_escape_value(rt, v9, TPL_ESC_HTML, &L_178);
     tpl_value v14 = tpl_null();
     bool b13 = tpl_var_probe(rt, ctx, self, &N_item, &v14);
     if (!b13)
@@ -3126,7 +3150,7 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 10 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_177;
+    rt->loc = &L_179;
     tpl_value v23 = tpl_null();
     bool b22 = tpl_var_probe(rt, ctx, self, &N_item, &v23);
     if (!b22)
@@ -3148,23 +3172,23 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b27) {
 #line 10 "themes/clean/pdf/item.twig"
       {
-        rt->loc = &L_178;
-        v28 = tpl_var(rt, ctx, self, &N_classes, &L_179);
+        rt->loc = &L_180;
+        v28 = tpl_var(rt, ctx, self, &N_classes, &L_181);
         tpl_value v29 = tpl_str("body-start", 10u);
         tpl_list *l30 = tpl_list_new(rt->arena, 1);
         l30->items[0] = v29;
         tpl_value v31 = tpl_list_value(l30);
         const tpl_value a32[2] = {v28, v31};
         if (!k3)
-          k3 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_180);
-        tpl_value v33 = k3->fn(rt, ctx, 2, a32, &L_180);
+          k3 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_182);
+        tpl_value v33 = k3->fn(rt, ctx, 2, a32, &L_182);
         tpl_ctx_set(rt, ctx, &N_classes, v33);
       }
     }
   }
 #line 11 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_181;
+    rt->loc = &L_183;
     tpl_value v37 = tpl_null();
     bool b36 = tpl_var_probe(rt, ctx, self, &N_item, &v37);
     if (!b36)
@@ -3186,16 +3210,16 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b41) {
 #line 11 "themes/clean/pdf/item.twig"
       {
-        rt->loc = &L_182;
-        v42 = tpl_var(rt, ctx, self, &N_classes, &L_183);
+        rt->loc = &L_184;
+        v42 = tpl_var(rt, ctx, self, &N_classes, &L_185);
         tpl_value v43 = tpl_str("verso", 5u);
         tpl_list *l44 = tpl_list_new(rt->arena, 1);
         l44->items[0] = v43;
         tpl_value v45 = tpl_list_value(l44);
         const tpl_value a46[2] = {v42, v45};
         if (!k3)
-          k3 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_184);
-        tpl_value v47 = k3->fn(rt, ctx, 2, a46, &L_184);
+          k3 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_186);
+        tpl_value v47 = k3->fn(rt, ctx, 2, a46, &L_186);
         tpl_ctx_set(rt, ctx, &N_classes, v47);
       }
     }
@@ -3204,21 +3228,21 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"", 16);
 #line 12 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_185;
-    v48 = tpl_var(rt, ctx, self, &N_classes, &L_186);
+    rt->loc = &L_187;
+    v48 = tpl_var(rt, ctx, self, &N_classes, &L_188);
     tpl_value v49 = tpl_str(" ", 1u);
     const tpl_value a50[2] = {v48, v49};
     if (!k4)
-      k4 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_187);
-    tpl_value v51 = k4->fn(rt, ctx, 2, a50, &L_187);
+      k4 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_189);
+    tpl_value v51 = k4->fn(rt, ctx, 2, a50, &L_189);
     tpl_out_value(rt, v51);
   }
 #line 12 "themes/clean/pdf/item.twig"
   tpl_out(rt, "\"", 1);
 #line 12 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_188;
-    v52 = tpl_var(rt, ctx, self, &N_has_heading, &L_189);
+    rt->loc = &L_190;
+    v52 = tpl_var(rt, ctx, self, &N_has_heading, &L_191);
     bool b53 = tpl_truthy(v52);
     bool b54 = !b53;
     if (b54) {
@@ -3226,9 +3250,9 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 12 "themes/clean/pdf/item.twig"
       {
-        rt->loc = &L_190;
-        v55 = tpl_var(rt, ctx, self, &N_item, &L_191);
-        v56 = tpl_getattr_name_ic(rt, v55, &N_slug, &L_192, &ic4);
+        rt->loc = &L_192;
+        v55 = tpl_var(rt, ctx, self, &N_item, &L_193);
+        v56 = tpl_getattr_name_ic(rt, v55, &N_slug, &L_194, &ic4);
         tpl_out_value(rt, v56);
       }
 #line 12 "themes/clean/pdf/item.twig"
@@ -3239,13 +3263,13 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 13 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_193;
-    tpl_display_block(rt, ctx, blocks, &N_heading, &L_193);
+    rt->loc = &L_195;
+    tpl_display_block(rt, ctx, blocks, &N_heading, &L_195);
   }
 #line 18 "themes/clean/pdf/item.twig"
   {
-    rt->loc = &L_194;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_194);
+    rt->loc = &L_196;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_196);
   }
 #line 23 "themes/clean/pdf/item.twig"
   tpl_out(rt, "</section>\n", 11);
@@ -3260,62 +3284,69 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)ctx;
   (void)blocks;
   const tpl_callable *k5 = NULL;
-  tpl_value v10 = tpl_null();
   tpl_value v11 = tpl_null();
-  tpl_value v13 = tpl_null();
+  tpl_value v12 = tpl_null();
+  tpl_value v15 = tpl_null();
   tpl_ic ic0 = {0, NULL};
-#line 2 "themes/clean/contents/license.md.twig"
-  tpl_out(rt, "© ", 3);
-#line 2 "themes/clean/contents/license.md.twig"
-  {
-    rt->loc = &L_195;
-    tpl_value v3 = tpl_null();
-    bool b2 = tpl_var_probe(rt, ctx, self, &N_book, &v3);
-    if (!b2)
-      v3 = tpl_null();
-    (void)b2;
-    tpl_value v4 = tpl_str("publication_date", 16);
-    tpl_value v1 = tpl_null();
-    bool b0 = tpl_has_attr(rt, v3, v4, &v1);
-    if (!b0)
-      v1 = tpl_null();
-    tpl_value v5;
-    if (b0 && !tpl_is_empty(rt, v1)) {
-      v5 = v1;
-    } else {
-      tpl_value v6 = tpl_str("now", 3u);
-      v5 = v6;
-    }
-    tpl_value v7 = tpl_str("Y", 1u);
-    const tpl_value a8[2] = {v5, v7};
-    if (!k5)
-      k5 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_196);
-    tpl_value v9 = k5->fn(rt, ctx, 2, a8, &L_196);
-    tpl_out_value(rt, v9);
-  }
-#line 2 "themes/clean/contents/license.md.twig"
-  tpl_out(rt, " ", 1);
 #line 2 "themes/clean/contents/license.md.twig"
   {
     rt->loc = &L_197;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_198);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_199, &ic0);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_200);
-    tpl_out_value(rt, v12);
+    tpl_value v0 = tpl_str("partials/macros.twig", 20u);
+    tpl_import(rt, self, 0, v0, &L_197);
   }
-#line 2 "themes/clean/contents/license.md.twig"
-  tpl_out(rt, "\n\n", 2);
-#line 4 "themes/clean/contents/license.md.twig"
+#line 3 "themes/clean/contents/license.md.twig"
+  tpl_out(rt, "© ", 3);
+#line 3 "themes/clean/contents/license.md.twig"
   {
-    rt->loc = &L_201;
-    v13 = tpl_var(rt, ctx, self, &N_app, &L_202);
-    tpl_value v14 = tpl_str("getLabel", 8u);
-    tpl_value v15 = tpl_str("all_rights_reserved", 19u);
-    const tpl_value a16[1] = {v15};
-    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_203);
-    tpl_out_value(rt, v17);
+    rt->loc = &L_198;
+    tpl_value v4 = tpl_null();
+    bool b3 = tpl_var_probe(rt, ctx, self, &N_book, &v4);
+    if (!b3)
+      v4 = tpl_null();
+    (void)b3;
+    tpl_value v5 = tpl_str("publication_date", 16);
+    tpl_value v2 = tpl_null();
+    bool b1 = tpl_has_attr(rt, v4, v5, &v2);
+    if (!b1)
+      v2 = tpl_null();
+    tpl_value v6;
+    if (b1 && !tpl_is_empty(rt, v2)) {
+      v6 = v2;
+    } else {
+      tpl_value v7 = tpl_str("now", 3u);
+      v6 = v7;
+    }
+    tpl_value v8 = tpl_str("Y", 1u);
+    const tpl_value a9[2] = {v6, v8};
+    if (!k5)
+      k5 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_199);
+    tpl_value v10 = k5->fn(rt, ctx, 2, a9, &L_199);
+    tpl_out_value(rt, v10);
   }
-#line 4 "themes/clean/contents/license.md.twig"
+#line 3 "themes/clean/contents/license.md.twig"
+  tpl_out(rt, " ", 1);
+#line 3 "themes/clean/contents/license.md.twig"
+  {
+    rt->loc = &L_200;
+    v11 = tpl_var(rt, ctx, self, &N_book, &L_201);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_author, &L_202, &ic0);
+    const tpl_value a13[1] = {v12};
+    tpl_value v14 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a13, NULL, &L_203);
+    tpl_out_value(rt, v14);
+  }
+#line 3 "themes/clean/contents/license.md.twig"
+  tpl_out(rt, "\n\n", 2);
+#line 5 "themes/clean/contents/license.md.twig"
+  {
+    rt->loc = &L_204;
+    v15 = tpl_var(rt, ctx, self, &N_app, &L_205);
+    tpl_value v16 = tpl_str("getLabel", 8u);
+    tpl_value v17 = tpl_str("all_rights_reserved", 19u);
+    const tpl_value a18[1] = {v17};
+    tpl_value v19 = tpl_call_method(rt, v15, v16, 1, a18, &L_206);
+    tpl_out_value(rt, v19);
+  }
+#line 5 "themes/clean/contents/license.md.twig"
   tpl_out(rt, "\n", 1);
 }
 
@@ -3329,9 +3360,9 @@ static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/clean/pdf/license.twig"
   {
-    rt->loc = &L_204;
+    rt->loc = &L_207;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_204);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_207);
   }
 }
 
@@ -3347,21 +3378,21 @@ static void fn37(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_value v3 = tpl_null();
 #line 4 "themes/clean/pdf/lof.twig"
   {
-    rt->loc = &L_205;
+    rt->loc = &L_208;
     tpl_value v0 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m1 = tpl_map_new(rt->arena, 2);
     tpl_value v2 = tpl_str("lists", 5u);
-    v3 = tpl_var(rt, ctx, self, &N_app, &L_206);
+    v3 = tpl_var(rt, ctx, self, &N_app, &L_209);
     tpl_value v4 = tpl_str("get", 3u);
     tpl_value v5 = tpl_str("publishing.list.images", 22u);
     const tpl_value a6[1] = {v5};
-    tpl_value v7 = tpl_call_method(rt, v3, v4, 1, a6, &L_207);
+    tpl_value v7 = tpl_call_method(rt, v3, v4, 1, a6, &L_210);
     tpl_map_set(rt->arena, m1, v2, v7);
     tpl_value v8 = tpl_str("kind", 4u);
     tpl_value v9 = tpl_str("figure", 6u);
     tpl_map_set(rt->arena, m1, v8, v9);
     tpl_value v10 = tpl_map_or_list(rt->arena, m1);
-    tpl_include(rt, ctx, v0, v10, false, false, &L_205);
+    tpl_include(rt, ctx, v0, v10, false, false, &L_208);
   }
 }
 
@@ -3373,9 +3404,9 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 2 "themes/clean/pdf/lof.twig"
   {
-    rt->loc = &L_208;
+    rt->loc = &L_211;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_208);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_211);
   }
 }
 
@@ -3391,21 +3422,21 @@ static void fn39(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_value v3 = tpl_null();
 #line 4 "themes/clean/pdf/lot.twig"
   {
-    rt->loc = &L_209;
+    rt->loc = &L_212;
     tpl_value v0 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m1 = tpl_map_new(rt->arena, 2);
     tpl_value v2 = tpl_str("lists", 5u);
-    v3 = tpl_var(rt, ctx, self, &N_app, &L_210);
+    v3 = tpl_var(rt, ctx, self, &N_app, &L_213);
     tpl_value v4 = tpl_str("get", 3u);
     tpl_value v5 = tpl_str("publishing.list.tables", 22u);
     const tpl_value a6[1] = {v5};
-    tpl_value v7 = tpl_call_method(rt, v3, v4, 1, a6, &L_211);
+    tpl_value v7 = tpl_call_method(rt, v3, v4, 1, a6, &L_214);
     tpl_map_set(rt->arena, m1, v2, v7);
     tpl_value v8 = tpl_str("kind", 4u);
     tpl_value v9 = tpl_str("table", 5u);
     tpl_map_set(rt->arena, m1, v8, v9);
     tpl_value v10 = tpl_map_or_list(rt->arena, m1);
-    tpl_include(rt, ctx, v0, v10, false, false, &L_209);
+    tpl_include(rt, ctx, v0, v10, false, false, &L_212);
   }
 }
 
@@ -3417,9 +3448,9 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 2 "themes/clean/pdf/lot.twig"
   {
-    rt->loc = &L_212;
+    rt->loc = &L_215;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_212);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_215);
   }
 }
 
@@ -3443,12 +3474,12 @@ static void fn41(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 6 "themes/clean/pdf/part.twig"
   {
-    rt->loc = &L_213;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_214);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_215, &ic0);
+    rt->loc = &L_216;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_217);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_218, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_216, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_219, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -3457,30 +3488,30 @@ static void fn41(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<h1 id=\"", 8);
 #line 7 "themes/clean/pdf/part.twig"
       {
-        rt->loc = &L_217;
-        v5 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_218, &ic2);
+        rt->loc = &L_220;
+        v5 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_221, &ic2);
         tpl_out_value(rt, v5);
       }
 #line 7 "themes/clean/pdf/part.twig"
       tpl_out(rt, "\">", 2);
 #line 7 "themes/clean/pdf/part.twig"
       {
-        rt->loc = &L_219;
-        v6 = tpl_getattr_name_ic(rt, v0, &N_label, &L_220, &ic3);
+        rt->loc = &L_222;
+        v6 = tpl_getattr_name_ic(rt, v0, &N_label, &L_223, &ic3);
         bool b7 = tpl_truthy(v6);
         if (b7) {
 #line 7 "themes/clean/pdf/part.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 7 "themes/clean/pdf/part.twig"
           {
-            rt->loc = &L_221;
+            rt->loc = &L_224;
             tpl_out_value(rt, v6);
           }
 #line 7 "themes/clean/pdf/part.twig"
           tpl_out(rt, "</span>", 7);
 #line 7 "themes/clean/pdf/part.twig"
           {
-            rt->loc = &L_222;
+            rt->loc = &L_225;
             bool b8 = tpl_truthy(v1);
             if (b8) {
 #line 7 "themes/clean/pdf/part.twig"
@@ -3491,14 +3522,14 @@ static void fn41(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       }
 #line 7 "themes/clean/pdf/part.twig"
       {
-        rt->loc = &L_223;
+        rt->loc = &L_226;
         bool b9 = tpl_truthy(v1);
         if (b9) {
 #line 7 "themes/clean/pdf/part.twig"
           tpl_out(rt, "<span class=\"part-title\">", 25);
 #line 7 "themes/clean/pdf/part.twig"
           {
-            rt->loc = &L_224;
+            rt->loc = &L_227;
             tpl_out_value(rt, v1);
           }
 #line 7 "themes/clean/pdf/part.twig"
@@ -3519,9 +3550,9 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 4 "themes/clean/pdf/part.twig"
   {
-    rt->loc = &L_225;
+    rt->loc = &L_228;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_225);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_228);
   }
 }
 
@@ -3549,7 +3580,7 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item cover\"", 27);
 #line 3 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_226;
+    rt->loc = &L_229;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_item, &v3);
     if (!b2)
@@ -3573,9 +3604,9 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 3 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_227;
-        v8 = tpl_var(rt, ctx, self, &N_item, &L_228);
-        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_229, &ic0);
+        rt->loc = &L_230;
+        v8 = tpl_var(rt, ctx, self, &N_item, &L_231);
+        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_232, &ic0);
         tpl_out_value(rt, v9);
       }
 #line 3 "themes/clean/common/partials/cover.twig"
@@ -3586,17 +3617,17 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n<h1 class=\"book-title\">", 25);
 #line 4 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_230;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_231);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_232, &ic1);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_233);
+    rt->loc = &L_233;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_234);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_235, &ic1);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_236);
     tpl_out_value(rt, v12);
   }
 #line 4 "themes/clean/common/partials/cover.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 5 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_234;
+    rt->loc = &L_237;
     tpl_value v16 = tpl_null();
     bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
     if (!b15)
@@ -3620,9 +3651,9 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<p class=\"book-subtitle\">", 25);
 #line 6 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_235;
-        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_236, &ic2);
-        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_237);
+        rt->loc = &L_238;
+        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_239, &ic2);
+        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_240);
         tpl_out_value(rt, v22);
       }
 #line 6 "themes/clean/common/partials/cover.twig"
@@ -3631,16 +3662,16 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_238;
-    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_239, &ic3);
+    rt->loc = &L_241;
+    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_242, &ic3);
     bool b24 = tpl_truthy(v23);
     if (b24) {
 #line 9 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 9 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_240;
-        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_241);
+        rt->loc = &L_243;
+        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_244);
         tpl_out_value(rt, v25);
       }
 #line 9 "themes/clean/common/partials/cover.twig"
@@ -3649,16 +3680,16 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/clean/common/partials/cover.twig"
   {
-    rt->loc = &L_242;
-    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_243, &ic4);
+    rt->loc = &L_245;
+    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_246, &ic4);
     bool b27 = tpl_truthy(v26);
     if (b27) {
 #line 12 "themes/clean/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 12 "themes/clean/common/partials/cover.twig"
       {
-        rt->loc = &L_244;
-        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_245);
+        rt->loc = &L_247;
+        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_248);
         tpl_out_value(rt, v28);
       }
 #line 12 "themes/clean/common/partials/cover.twig"
@@ -3691,8 +3722,8 @@ static tpl_value fn45(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_ctx_set_own(rt, scope, &N_one, v1);
   const tpl_value a2[2] = {v0, v1};
   if (!k6)
-    k6 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_247);
-  tpl_value v3 = k6->fn(rt, scope, 2, a2, &L_247);
+    k6 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_250);
+  tpl_value v3 = k6->fn(rt, scope, 2, a2, &L_250);
   return v3;
 }
 
@@ -3725,7 +3756,7 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic5 = {0, NULL};
 #line 4 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_246;
+    rt->loc = &L_249;
     tpl_value v1 = tpl_null();
     bool b0 = tpl_var_probe(rt, ctx, self, &N_lists, &v1);
     if (!b0)
@@ -3743,74 +3774,74 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v7 = tpl_list_value(l6);
     const tpl_value a8[3] = {v2, v5, v7};
     if (!k7)
-      k7 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_248);
-    tpl_value v9 = k7->fn(rt, ctx, 3, a8, &L_248);
+      k7 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_251);
+    tpl_value v9 = k7->fn(rt, ctx, 3, a8, &L_251);
     tpl_ctx_set(rt, ctx, &N_entries, v9);
   }
 #line 5 "themes/clean/common/partials/float-list.twig"
   {
-    rt->loc = &L_249;
-    v10 = tpl_var(rt, ctx, self, &N_entries, &L_250);
+    rt->loc = &L_252;
+    v10 = tpl_var(rt, ctx, self, &N_entries, &L_253);
     const tpl_value a11[1] = {v10};
     if (!k8)
-      k8 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_251);
-    bool b12 = !tpl_truthy(k8->fn(rt, ctx, 1, a11, &L_251));
+      k8 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_254);
+    bool b12 = !tpl_truthy(k8->fn(rt, ctx, 1, a11, &L_254));
     if (b12) {
 #line 6 "themes/clean/common/partials/float-list.twig"
       tpl_out(rt, "<ul class=\"float-list\">\n", 24);
 #line 7 "themes/clean/common/partials/float-list.twig"
       {
-        rt->loc = &L_252;
+        rt->loc = &L_255;
         tpl_iter it13;
         tpl_for_begin(rt, &it13, ctx, v10, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it13)) {
           tpl_for_accept(rt, &it13);
 #line 8 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_253;
-            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_254);
-            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_255, &ic0);
+            rt->loc = &L_256;
+            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_257);
+            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_258, &ic0);
             tpl_ctx_set(rt, it13.scope, &N_float, v15);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "<li><a href=\"", 13);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_256;
-            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_257);
+            rt->loc = &L_259;
+            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_260);
             tpl_out_value(rt, v16);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_258;
-            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_259);
-            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_260, &ic1);
+            rt->loc = &L_261;
+            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_262);
+            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_263, &ic1);
             tpl_out_value(rt, v18);
           }
 #line 9 "themes/clean/common/partials/float-list.twig"
           tpl_out(rt, "\"><span class=\"label\">", 22);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_261;
+            rt->loc = &L_264;
             tpl_value v19;
-            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_262, &ic2);
+            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_265, &ic2);
             if (tpl_truthy(v20)) {
               v19 = v20;
             } else {
-              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_263);
+              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_266);
               tpl_value v22 = tpl_str("getLabel", 8u);
-              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_264);
+              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_267);
               tpl_map *m24 = tpl_map_new(rt->arena, 2);
               tpl_value v25 = tpl_str("item", 4u);
               tpl_map_set(rt->arena, m24, v25, v17);
               tpl_value v26 = tpl_str("element", 7u);
-              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_265);
-              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_266, &ic3);
-              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_267, &ic4);
+              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_268);
+              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_269, &ic3);
+              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_270, &ic4);
               tpl_map_set(rt->arena, m24, v26, v29);
               tpl_value v30 = tpl_map_or_list(rt->arena, m24);
               const tpl_value a31[2] = {v23, v30};
-              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_268);
+              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_271);
               v19 = v32;
             }
             tpl_out_value(rt, v19);
@@ -3819,15 +3850,15 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/clean/common/partials/float-list.twig"
           {
-            rt->loc = &L_269;
-            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_270, &ic5);
+            rt->loc = &L_272;
+            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_273, &ic5);
             bool b34 = tpl_truthy(v33);
             if (b34) {
 #line 9 "themes/clean/common/partials/float-list.twig"
               tpl_out(rt, " ", 1);
 #line 9 "themes/clean/common/partials/float-list.twig"
               {
-                rt->loc = &L_271;
+                rt->loc = &L_274;
                 tpl_out_value(rt, v33);
               }
             }
@@ -3871,25 +3902,25 @@ static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<title>", 99);
 #line 4 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_272;
-    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_273);
+    rt->loc = &L_275;
+    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_276);
     tpl_out_value(rt, v0);
   }
 #line 4 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 5 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_274;
-    v1 = tpl_var(rt, ctx, self, &N_book, &L_275);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_276, &ic0);
+    rt->loc = &L_277;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_278);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_279, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<meta name=\"author\" content=\"", 29);
 #line 6 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_277;
-        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_278);
+        rt->loc = &L_280;
+        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_281);
         tpl_out_value(rt, v4);
       }
 #line 6 "themes/clean/common/partials/head.twig"
@@ -3898,7 +3929,7 @@ static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_279;
+    rt->loc = &L_282;
     tpl_value v9 = tpl_null();
     bool b8 = tpl_var_probe(rt, ctx, self, &N_book, &v9);
     if (!b8)
@@ -3912,7 +3943,7 @@ static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     (void)v7;
     bool b5 = b6;
     if (b5) {
-      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_280, &ic1);
+      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_283, &ic1);
       bool b12 = tpl_truthy(v11);
       b5 = b12;
     }
@@ -3921,9 +3952,9 @@ static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<meta name=\"description\" content=\"", 34);
 #line 9 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_281;
-        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_282, &ic2);
-        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_283);
+        rt->loc = &L_284;
+        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_285, &ic2);
+        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_286);
         tpl_out_value(rt, v14);
       }
 #line 9 "themes/clean/common/partials/head.twig"
@@ -3934,7 +3965,7 @@ static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<meta name=\"generator\" content=\"", 32);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_284;
+    rt->loc = &L_287;
     tpl_value v20 = tpl_null();
     bool b19 = tpl_var_probe(rt, ctx, self, &N_book, &v20);
     if (!b19)
@@ -3958,14 +3989,14 @@ static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v24 = tpl_str("Octavo", 6u);
       v23 = v24;
     }
-    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_285);
+    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_288);
     tpl_out_value(rt, v25);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, " ", 1);
 #line 11 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_286;
+    rt->loc = &L_289;
     tpl_value v31 = tpl_null();
     bool b30 = tpl_var_probe(rt, ctx, self, &N_book, &v31);
     if (!b30)
@@ -3986,29 +4017,29 @@ static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b26 && !tpl_is_empty(rt, v27)) {
       v34 = v27;
     } else {
-      v35 = tpl_var(rt, ctx, self, &N_app, &L_287);
+      v35 = tpl_var(rt, ctx, self, &N_app, &L_290);
       tpl_value v36 = tpl_str("getVersion", 10u);
-      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_288);
+      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_291);
       v34 = v37;
     }
-    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_289);
+    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_292);
     tpl_out_value(rt, v38);
   }
 #line 11 "themes/clean/common/partials/head.twig"
   tpl_out(rt, "\">\n<meta name=\"color-scheme\" content=\"light dark\">\n", 51);
 #line 13 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_290;
-    v39 = tpl_var(rt, ctx, self, &N_edition, &L_291);
-    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_292, &ic3);
+    rt->loc = &L_293;
+    v39 = tpl_var(rt, ctx, self, &N_edition, &L_294);
+    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_295, &ic3);
     bool b41 = tpl_truthy(v40);
     if (b41) {
 #line 14 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 14 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_293;
-        v42 = tpl_var(rt, ctx, self, &N_root, &L_294);
+        rt->loc = &L_296;
+        v42 = tpl_var(rt, ctx, self, &N_root, &L_297);
         tpl_out_value(rt, v42);
       }
 #line 14 "themes/clean/common/partials/head.twig"
@@ -4017,16 +4048,16 @@ static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 16 "themes/clean/common/partials/head.twig"
   {
-    rt->loc = &L_295;
-    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_296);
+    rt->loc = &L_298;
+    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_299);
     bool b44 = tpl_truthy(v43);
     if (b44) {
 #line 17 "themes/clean/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 17 "themes/clean/common/partials/head.twig"
       {
-        rt->loc = &L_297;
-        v45 = tpl_var(rt, ctx, self, &N_root, &L_298);
+        rt->loc = &L_300;
+        v45 = tpl_var(rt, ctx, self, &N_root, &L_301);
         tpl_out_value(rt, v45);
       }
 #line 17 "themes/clean/common/partials/head.twig"
@@ -4057,24 +4088,24 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_299;
-    v0 = tpl_var(rt, ctx, self, &N_entry, &L_300);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_301, &ic0);
+    rt->loc = &L_302;
+    v0 = tpl_var(rt, ctx, self, &N_entry, &L_303);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_304, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_302;
+        rt->loc = &L_305;
         tpl_out_value(rt, v1);
       }
 #line 6 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_303;
-        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_304, &ic1);
+        rt->loc = &L_306;
+        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_307, &ic1);
         bool b4 = tpl_truthy(v3);
         if (b4) {
 #line 6 "themes/clean/common/partials/macros.twig"
@@ -4085,8 +4116,8 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_305;
-    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_306, &ic2);
+    rt->loc = &L_308;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_309, &ic2);
     tpl_out_value(rt, v5);
   }
 }
@@ -4108,7 +4139,7 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 13 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_307;
+    rt->loc = &L_310;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_entry, &v3);
     if (!b2)
@@ -4130,9 +4161,9 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 14 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_308;
+    rt->loc = &L_311;
     tpl_value v7 = tpl_str("<a ", 3u);
-    v8 = tpl_var(rt, ctx, self, &N_title, &L_309);
+    v8 = tpl_var(rt, ctx, self, &N_title, &L_312);
     bool b9 = tpl_op_in(rt, v7, v8);
     if (!b9) {
       tpl_value v10 = tpl_str(" id=", 4u);
@@ -4142,22 +4173,22 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     if (b9) {
 #line 14 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_310;
+        rt->loc = &L_313;
         const tpl_value a12[1] = {v8};
         if (!k9)
-          k9 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_311);
-        tpl_value v13 = k9->fn(rt, ctx, 1, a12, &L_311);
+          k9 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_314);
+        tpl_value v13 = k9->fn(rt, ctx, 1, a12, &L_314);
         const tpl_value a14[1] = {v13};
         if (!k10)
-          k10 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_312);
-        tpl_value v15 = k10->fn(rt, ctx, 1, a14, &L_312);
+          k10 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_315);
+        tpl_value v15 = k10->fn(rt, ctx, 1, a14, &L_315);
         tpl_ctx_set(rt, ctx, &N_title, v15);
       }
     }
   }
 #line 15 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_313;
+    rt->loc = &L_316;
     tpl_map *m16 = tpl_map_new(rt->arena, 2);
     tpl_value v17 = tpl_str("label", 5u);
     tpl_value v21 = tpl_null();
@@ -4179,11 +4210,11 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     }
     tpl_map_set(rt->arena, m16, v17, v23);
     tpl_value v25 = tpl_str("title", 5u);
-    v26 = tpl_var(rt, ctx, self, &N_title, &L_314);
+    v26 = tpl_var(rt, ctx, self, &N_title, &L_317);
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_315);
+    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_318);
     tpl_out_value(rt, v29);
   }
 }
@@ -4208,30 +4239,30 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 21 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_316;
+    rt->loc = &L_319;
     tpl_map *m0 = tpl_map_new(rt->arena, 1);
     tpl_value v1 = tpl_str("title", 5u);
     tpl_value v2;
-    v3 = tpl_var(rt, ctx, self, &N_entry, &L_317);
-    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_318, &ic0);
+    v3 = tpl_var(rt, ctx, self, &N_entry, &L_320);
+    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_321, &ic0);
     if (tpl_truthy(v4)) {
       v2 = v4;
     } else {
-      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_319, &ic1);
+      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_322, &ic1);
       v2 = v5;
     }
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_320);
+    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_323);
     const tpl_value a9[1] = {v8};
     if (!k11)
-      k11 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_321);
-    tpl_value v10 = k11->fn(rt, ctx, 1, a9, &L_321);
+      k11 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_324);
+    tpl_value v10 = k11->fn(rt, ctx, 1, a9, &L_324);
     const tpl_value a11[1] = {v10};
     if (!k12)
-      k12 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_322);
-    tpl_value v12 = k12->fn(rt, ctx, 1, a11, &L_322);
+      k12 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_325);
+    tpl_value v12 = k12->fn(rt, ctx, 1, a11, &L_325);
     tpl_out_value(rt, v12);
   }
 }
@@ -4250,9 +4281,9 @@ static tpl_value fn51(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_337);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_340);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_338, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_341, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
@@ -4314,16 +4345,16 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 29 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_323;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_324);
+    rt->loc = &L_326;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_327);
     const tpl_value a1[1] = {v0};
     if (!k13)
-      k13 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_325);
-    bool b2 = !tpl_truthy(k13->fn(rt, ctx, 1, a1, &L_325));
+      k13 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_328);
+    bool b2 = !tpl_truthy(k13->fn(rt, ctx, 1, a1, &L_328));
     if (b2) {
 #line 30 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_326;
+        rt->loc = &L_329;
         tpl_list *l3 = tpl_list_new(rt->arena, 0);
         tpl_value v4 = tpl_list_value(l3);
         tpl_ctx_set(rt, ctx, &N_open, v4);
@@ -4332,30 +4363,30 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 32 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_327;
-        v5 = tpl_var(rt, ctx, self, &N_entries, &L_328);
+        rt->loc = &L_330;
+        v5 = tpl_var(rt, ctx, self, &N_entries, &L_331);
         tpl_iter it6;
         tpl_for_begin(rt, &it6, ctx, v5, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it6)) {
           tpl_for_accept(rt, &it6);
 #line 33 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_329;
-            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_330);
+            rt->loc = &L_332;
+            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_333);
             const tpl_value a8[1] = {v7};
             if (!k13)
-              k13 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_331);
-            bool b9 = !tpl_truthy(k13->fn(rt, it6.scope, 1, a8, &L_331));
+              k13 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_334);
+            bool b9 = !tpl_truthy(k13->fn(rt, it6.scope, 1, a8, &L_334));
             if (b9) {
 #line 34 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_332;
-                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_333);
-                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_334, &ic0);
+                rt->loc = &L_335;
+                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_336);
+                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_337, &ic0);
                 const tpl_value a12[1] = {v7};
                 if (!k14)
-                  k14 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_335);
-                tpl_value v13 = k14->fn(rt, it6.scope, 1, a12, &L_335);
+                  k14 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_338);
+                tpl_value v13 = k14->fn(rt, it6.scope, 1, a12, &L_338);
                 bool b14 = tpl_compare(rt, v13, v11) < 0;
                 if (b14) {
 #line 35 "themes/clean/common/partials/macros.twig"
@@ -4363,32 +4394,32 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 37 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_336;
+                    rt->loc = &L_339;
                     tpl_value v15 = tpl_closure_new_slots(rt, fn51, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
                     if (!k15)
-                      k15 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_339);
-                    tpl_value v17 = k15->fn(rt, it6.scope, 2, a16, &L_339);
+                      k15 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_342);
+                    tpl_value v17 = k15->fn(rt, it6.scope, 2, a16, &L_342);
                     const tpl_value a18[1] = {v17};
                     if (!k16)
-                      k16 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_340);
-                    tpl_value v19 = k16->fn(rt, it6.scope, 1, a18, &L_340);
+                      k16 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_343);
+                    tpl_value v19 = k16->fn(rt, it6.scope, 1, a18, &L_343);
                     tpl_ctx_set(rt, it6.scope, &N_closing, v19);
                   }
 #line 38 "themes/clean/common/partials/macros.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 39 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_341;
-                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_342);
+                    rt->loc = &L_344;
+                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_345);
                     tpl_value v21 = tpl_int(INT64_C(1));
                     bool b22 = tpl_compare(rt, v21, v20) < 0;
                     if (b22) {
 #line 39 "themes/clean/common/partials/macros.twig"
                       {
-                        rt->loc = &L_343;
+                        rt->loc = &L_346;
                         tpl_value v23 = tpl_int(INT64_C(2));
-                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_344);
+                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_347);
                         tpl_iter it25;
                         tpl_for_begin(rt, &it25, it6.scope, v24, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it25)) {
@@ -4403,18 +4434,18 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 41 "themes/clean/common/partials/macros.twig"
                   {
-                    rt->loc = &L_345;
-                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_346);
+                    rt->loc = &L_348;
+                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_349);
                     tpl_value v28 = tpl_int(INT64_C(0));
                     const tpl_value a29[1] = {v27};
                     if (!k16)
-                      k16 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_347);
-                    tpl_value v30 = k16->fn(rt, it6.scope, 1, a29, &L_347);
-                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_348);
+                      k16 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_350);
+                    tpl_value v30 = k16->fn(rt, it6.scope, 1, a29, &L_350);
+                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_351);
                     const tpl_value a32[3] = {v27, v28, v31};
                     if (!k17)
-                      k17 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_349);
-                    tpl_value v33 = k17->fn(rt, it6.scope, 3, a32, &L_349);
+                      k17 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_352);
+                    tpl_value v33 = k17->fn(rt, it6.scope, 3, a32, &L_352);
                     tpl_ctx_set(rt, it6.scope, &N_open, v33);
                   }
                 }
@@ -4423,22 +4454,22 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 44 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_350;
-            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_351);
-            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_352);
-            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_353, &ic1);
+            rt->loc = &L_353;
+            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_354);
+            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_355);
+            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_356, &ic1);
             tpl_list *l37 = tpl_list_new(rt->arena, 1);
             l37->items[0] = v36;
             tpl_value v38 = tpl_list_value(l37);
             const tpl_value a39[2] = {v34, v38};
             if (!k18)
-              k18 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_354);
-            tpl_value v40 = k18->fn(rt, it6.scope, 2, a39, &L_354);
+              k18 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_357);
+            tpl_value v40 = k18->fn(rt, it6.scope, 2, a39, &L_357);
             tpl_ctx_set(rt, it6.scope, &N_open, v40);
           }
 #line 45 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_355;
+            rt->loc = &L_358;
             tpl_value v44 = tpl_null();
             bool b43 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v44);
             if (!b43)
@@ -4454,8 +4485,8 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v46 = v42;
             } else {
               tpl_value v47 = tpl_str("#", 1u);
-              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_356);
-              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_357, &ic2);
+              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_359);
+              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_360, &ic2);
               tpl_value v50 = tpl_op_concat(rt, v47, v49);
               v46 = v50;
             }
@@ -4465,7 +4496,7 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li class=\"", 11);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_358;
+            rt->loc = &L_361;
             tpl_value v56 = tpl_null();
             bool b55 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v56);
             if (!b55)
@@ -4493,11 +4524,11 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b61) {
 #line 46 "themes/clean/common/partials/macros.twig"
               {
-                rt->loc = &L_359;
-                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_360);
-                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_361, &ic3);
-                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_362, &ic4);
-                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_363);
+                rt->loc = &L_362;
+                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_363);
+                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_364, &ic3);
+                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_365, &ic4);
+                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_366);
                 tpl_out_value(rt, v65);
               }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -4508,31 +4539,31 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_364;
-            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_365);
-            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_366, &ic5);
+            rt->loc = &L_367;
+            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_368);
+            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_369, &ic5);
             tpl_out_value(rt, v67);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_367;
-            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_368);
+            rt->loc = &L_370;
+            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_371);
             tpl_out_value(rt, v68);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_369;
-            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_370);
+            rt->loc = &L_372;
+            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_373);
             tpl_out_value(rt, v69);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
           tpl_out(rt, "\"", 1);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_371;
-            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_372);
+            rt->loc = &L_374;
+            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_375);
             bool b71 = tpl_truthy(v70);
             if (b71) {
               bool b72 = tpl_loose_eq(rt, v69, v70);
@@ -4547,9 +4578,9 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, ">", 1);
 #line 46 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_373;
+            rt->loc = &L_376;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_374);
+            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_377);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -4560,24 +4591,24 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 49 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_375;
-        v75 = tpl_var(rt, ctx, self, &N_open, &L_376);
+        rt->loc = &L_378;
+        v75 = tpl_var(rt, ctx, self, &N_open, &L_379);
         const tpl_value a76[1] = {v75};
         if (!k16)
-          k16 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_377);
-        tpl_value v77 = k16->fn(rt, ctx, 1, a76, &L_377);
+          k16 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_380);
+        tpl_value v77 = k16->fn(rt, ctx, 1, a76, &L_380);
         tpl_value v78 = tpl_int(INT64_C(1));
         bool b79 = tpl_compare(rt, v78, v77) < 0;
         if (b79) {
 #line 49 "themes/clean/common/partials/macros.twig"
           {
-            rt->loc = &L_378;
+            rt->loc = &L_381;
             tpl_value v80 = tpl_int(INT64_C(2));
             const tpl_value a81[1] = {v75};
             if (!k16)
-              k16 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_379);
-            tpl_value v82 = k16->fn(rt, ctx, 1, a81, &L_379);
-            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_380);
+              k16 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_382);
+            tpl_value v82 = k16->fn(rt, ctx, 1, a81, &L_382);
+            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_383);
             tpl_iter it84;
             tpl_for_begin(rt, &it84, ctx, v83, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it84)) {
@@ -4635,18 +4666,18 @@ static void fn52(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 57 "themes/clean/common/partials/macros.twig"
   {
-    rt->loc = &L_381;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_382);
+    rt->loc = &L_384;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_385);
     const tpl_value a1[1] = {v0};
     if (!k19)
-      k19 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_383);
-    bool b2 = !tpl_truthy(k19->fn(rt, ctx, 1, a1, &L_383));
+      k19 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_386);
+    bool b2 = !tpl_truthy(k19->fn(rt, ctx, 1, a1, &L_386));
     if (b2) {
 #line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "<nav class=\"", 12);
 #line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_384;
+        rt->loc = &L_387;
         tpl_value v4 = tpl_null();
         bool b3 = tpl_var_probe(rt, ctx, self, &N_class, &v4);
         if (!b3)
@@ -4664,34 +4695,34 @@ static void fn52(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "\" aria-labelledby=\"", 19);
 #line 58 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_385;
-        v7 = tpl_var(rt, ctx, self, &N_id, &L_386);
+        rt->loc = &L_388;
+        v7 = tpl_var(rt, ctx, self, &N_id, &L_389);
         tpl_out_value(rt, v7);
       }
 #line 58 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">\n<h2 class=\"toc-title\" id=\"", 29);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_387;
+        rt->loc = &L_390;
         tpl_out_value(rt, v7);
       }
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "\">", 2);
 #line 59 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_388;
-        v8 = tpl_var(rt, ctx, self, &N_title, &L_389);
+        rt->loc = &L_391;
+        v8 = tpl_var(rt, ctx, self, &N_title, &L_392);
         tpl_out_value(rt, v8);
       }
 #line 59 "themes/clean/common/partials/macros.twig"
       tpl_out(rt, "</h2>\n", 6);
 #line 60 "themes/clean/common/partials/macros.twig"
       {
-        rt->loc = &L_390;
-        v9 = tpl_var(rt, ctx, self, &N_root, &L_391);
-        v10 = tpl_var(rt, ctx, self, &N_current, &L_392);
+        rt->loc = &L_393;
+        v9 = tpl_var(rt, ctx, self, &N_root, &L_394);
+        v10 = tpl_var(rt, ctx, self, &N_current, &L_395);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_393);
+        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_396);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/clean/common/partials/macros.twig"
@@ -4700,52 +4731,134 @@ static void fn52(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 }
 
+#line 70 "themes/clean/common/partials/macros.twig"
+static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+  (void)ctx;
+  const tpl_template *self = def->owner;
+  (void)self;
+  const tpl_blocks *blocks = tpl_blocks_of(rt, self);
+  (void)blocks;
+  const tpl_callable *k20 = NULL;
+  tpl_value v0 = tpl_null();
+#line 70 "themes/clean/common/partials/macros.twig"
+  if (!tpl_ctx_has_own(ctx, &N_s)) {
+    tpl_ctx_set_own(rt, ctx, &N_s, tpl_null());
+  }
+#line 71 "themes/clean/common/partials/macros.twig"
+  {
+    rt->loc = &L_397;
+    v0 = tpl_var(rt, ctx, self, &N_s, &L_398);
+    tpl_map *m1 = tpl_map_new(rt->arena, 19);
+    tpl_value v2 = tpl_str("&", 1u);
+    tpl_value v3 = tpl_str("&amp;", 5u);
+    tpl_map_set(rt->arena, m1, v2, v3);
+    tpl_value v4 = tpl_str("<", 1u);
+    tpl_value v5 = tpl_str("&lt;", 4u);
+    tpl_map_set(rt->arena, m1, v4, v5);
+    tpl_value v6 = tpl_str(">", 1u);
+    tpl_value v7 = tpl_str("&gt;", 4u);
+    tpl_map_set(rt->arena, m1, v6, v7);
+    tpl_value v8 = tpl_str("\"", 1u);
+    tpl_value v9 = tpl_str("&quot;", 6u);
+    tpl_map_set(rt->arena, m1, v8, v9);
+    tpl_value v10 = tpl_str("\\", 1u);
+    tpl_value v11 = tpl_str("&#92;", 5u);
+    tpl_map_set(rt->arena, m1, v10, v11);
+    tpl_value v12 = tpl_str("`", 1u);
+    tpl_value v13 = tpl_str("&#96;", 5u);
+    tpl_map_set(rt->arena, m1, v12, v13);
+    tpl_value v14 = tpl_str("*", 1u);
+    tpl_value v15 = tpl_str("&#42;", 5u);
+    tpl_map_set(rt->arena, m1, v14, v15);
+    tpl_value v16 = tpl_str("_", 1u);
+    tpl_value v17 = tpl_str("&#95;", 5u);
+    tpl_map_set(rt->arena, m1, v16, v17);
+    tpl_value v18 = tpl_str("[", 1u);
+    tpl_value v19 = tpl_str("&#91;", 5u);
+    tpl_map_set(rt->arena, m1, v18, v19);
+    tpl_value v20 = tpl_str("]", 1u);
+    tpl_value v21 = tpl_str("&#93;", 5u);
+    tpl_map_set(rt->arena, m1, v20, v21);
+    tpl_value v22 = tpl_str("!", 1u);
+    tpl_value v23 = tpl_str("&#33;", 5u);
+    tpl_map_set(rt->arena, m1, v22, v23);
+    tpl_value v24 = tpl_str("~", 1u);
+    tpl_value v25 = tpl_str("&#126;", 6u);
+    tpl_map_set(rt->arena, m1, v24, v25);
+    tpl_value v26 = tpl_str("|", 1u);
+    tpl_value v27 = tpl_str("&#124;", 6u);
+    tpl_map_set(rt->arena, m1, v26, v27);
+    tpl_value v28 = tpl_str("#", 1u);
+    tpl_value v29 = tpl_str("&#35;", 5u);
+    tpl_map_set(rt->arena, m1, v28, v29);
+    tpl_value v30 = tpl_str("-", 1u);
+    tpl_value v31 = tpl_str("&#45;", 5u);
+    tpl_map_set(rt->arena, m1, v30, v31);
+    tpl_value v32 = tpl_str("+", 1u);
+    tpl_value v33 = tpl_str("&#43;", 5u);
+    tpl_map_set(rt->arena, m1, v32, v33);
+    tpl_value v34 = tpl_str(".", 1u);
+    tpl_value v35 = tpl_str("&#46;", 5u);
+    tpl_map_set(rt->arena, m1, v34, v35);
+    tpl_value v36 = tpl_str("=", 1u);
+    tpl_value v37 = tpl_str("&#61;", 5u);
+    tpl_map_set(rt->arena, m1, v36, v37);
+    tpl_value v38 = tpl_str("\n", 1u);
+    tpl_value v39 = tpl_str(" ", 1u);
+    tpl_map_set(rt->arena, m1, v38, v39);
+    tpl_value v40 = tpl_map_or_list(rt->arena, m1);
+    const tpl_value a41[2] = {v0, v40};
+    if (!k20)
+      k20 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_399);
+    tpl_value v42 = k20->fn(rt, ctx, 2, a41, &L_399);
+    tpl_out_value(rt, v42);
+  }
+}
+
 #line 1 "themes/clean/common/partials/macros.twig"
-static void fn53(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn54(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
-#line 64 "themes/clean/common/partials/macros.twig"
-  tpl_out(rt, "\n", 1);
 }
 
 /* ---- preface.twig ---- */
 
 #line 1 "themes/clean/pdf/preface.twig"
-static void fn54(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn55(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/clean/pdf/preface.twig"
   {
-    rt->loc = &L_394;
+    rt->loc = &L_400;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_394);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_400);
   }
 }
 
 /* ---- prologue.twig ---- */
 
 #line 1 "themes/clean/pdf/prologue.twig"
-static void fn55(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/clean/pdf/prologue.twig"
   {
-    rt->loc = &L_395;
+    rt->loc = &L_401;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_395);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_401);
   }
 }
 
 /* ---- style.css.twig ---- */
 
 #line 15 "themes/clean/pdf/style.css.twig"
-static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -4776,50 +4889,50 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  size: ", 94);
 #line 20 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_396;
-    v0 = tpl_var(rt, ctx, self, &N_page, &L_397);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_size, &L_398, &ic0);
+    rt->loc = &L_402;
+    v0 = tpl_var(rt, ctx, self, &N_page, &L_403);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_size, &L_404, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 20 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ";\n  margin-top: ", 16);
 #line 21 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_399;
-    v2 = tpl_var(rt, ctx, self, &N_m, &L_400);
-    v3 = tpl_getattr_name_ic(rt, v2, &N_top, &L_401, &ic1);
+    rt->loc = &L_405;
+    v2 = tpl_var(rt, ctx, self, &N_m, &L_406);
+    v3 = tpl_getattr_name_ic(rt, v2, &N_top, &L_407, &ic1);
     tpl_out_value(rt, v3);
   }
 #line 21 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ";\n  margin-bottom: ", 19);
 #line 22 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_402;
-    v4 = tpl_getattr_name_ic(rt, v2, &N_bottom, &L_403, &ic2);
+    rt->loc = &L_408;
+    v4 = tpl_getattr_name_ic(rt, v2, &N_bottom, &L_409, &ic2);
     tpl_out_value(rt, v4);
   }
 #line 22 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ";\n  margin-left: ", 17);
 #line 23 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_404;
-    v5 = tpl_getattr_name_ic(rt, v2, &N_inner, &L_405, &ic3);
+    rt->loc = &L_410;
+    v5 = tpl_getattr_name_ic(rt, v2, &N_inner, &L_411, &ic3);
     tpl_out_value(rt, v5);
   }
 #line 23 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ";\n  margin-right: ", 18);
 #line 24 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_406;
-    v6 = tpl_getattr_name_ic(rt, v2, &N_outer, &L_407, &ic4);
+    rt->loc = &L_412;
+    v6 = tpl_getattr_name_ic(rt, v2, &N_outer, &L_413, &ic4);
     tpl_out_value(rt, v6);
   }
 #line 24 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ";\n", 2);
 #line 25 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_408;
-    v7 = tpl_var(rt, ctx, self, &N_two_sided, &L_409);
+    rt->loc = &L_414;
+    v7 = tpl_var(rt, ctx, self, &N_two_sided, &L_415);
     bool b8 = tpl_truthy(v7);
     bool b9 = !b8;
     if (b9) {
@@ -4833,7 +4946,7 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "}\n", 2);
 #line 31 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_410;
+    rt->loc = &L_416;
     bool b10 = tpl_truthy(v7);
     if (b10) {
 #line 32 "themes/clean/pdf/style.css.twig"
@@ -4842,14 +4955,14 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
                  "  margin-left: ", 85);
 #line 34 "themes/clean/pdf/style.css.twig"
       {
-        rt->loc = &L_411;
+        rt->loc = &L_417;
         tpl_out_value(rt, v6);
       }
 #line 34 "themes/clean/pdf/style.css.twig"
       tpl_out(rt, ";\n  margin-right: ", 18);
 #line 35 "themes/clean/pdf/style.css.twig"
       {
-        rt->loc = &L_412;
+        rt->loc = &L_418;
         tpl_out_value(rt, v5);
       }
 #line 35 "themes/clean/pdf/style.css.twig"
@@ -4861,14 +4974,14 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
                  "  margin-left: ", 224);
 #line 40 "themes/clean/pdf/style.css.twig"
       {
-        rt->loc = &L_413;
+        rt->loc = &L_419;
         tpl_out_value(rt, v5);
       }
 #line 40 "themes/clean/pdf/style.css.twig"
       tpl_out(rt, ";\n  margin-right: ", 18);
 #line 41 "themes/clean/pdf/style.css.twig"
       {
-        rt->loc = &L_414;
+        rt->loc = &L_420;
         tpl_out_value(rt, v6);
       }
 #line 41 "themes/clean/pdf/style.css.twig"
@@ -4882,7 +4995,7 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\n/* front matter: folios in lower-case roman */\n", 48);
 #line 48 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_415;
+    rt->loc = &L_421;
     bool b11 = tpl_truthy(v7);
     if (b11) {
 #line 49 "themes/clean/pdf/style.css.twig"
@@ -4905,7 +5018,7 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "   cover and on a part's title page, and blank pages truly blank */\n", 137);
 #line 63 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_416;
+    rt->loc = &L_422;
     tpl_value v12 = tpl_str("front", 5u);
     tpl_value v13 = tpl_str("chapter", 7u);
     tpl_value v14 = tpl_str("body", 4u);
@@ -4924,7 +5037,7 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "@page ", 6);
 #line 64 "themes/clean/pdf/style.css.twig"
       {
-        rt->loc = &L_417;
+        rt->loc = &L_423;
         tpl_out_value(rt, v18);
       }
 #line 64 "themes/clean/pdf/style.css.twig"
@@ -4936,7 +5049,7 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   }
 #line 69 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_418;
+    rt->loc = &L_424;
     tpl_value v19 = tpl_str("cover", 5u);
     tpl_value v20 = tpl_str("part", 4u);
     tpl_list *l21 = tpl_list_new(rt->arena, 2);
@@ -4953,7 +5066,7 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "@page ", 6);
 #line 70 "themes/clean/pdf/style.css.twig"
       {
-        rt->loc = &L_419;
+        rt->loc = &L_425;
         tpl_out_value(rt, v24);
       }
 #line 70 "themes/clean/pdf/style.css.twig"
@@ -4974,7 +5087,7 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "}\n", 149);
 #line 83 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_420;
+    rt->loc = &L_426;
     tpl_value v25 = tpl_str("front", 5u);
     tpl_value v26 = tpl_str("chapter", 7u);
     tpl_value v27 = tpl_str("body", 4u);
@@ -4993,7 +5106,7 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "@page ", 6);
 #line 84 "themes/clean/pdf/style.css.twig"
       {
-        rt->loc = &L_421;
+        rt->loc = &L_427;
         tpl_out_value(rt, v31);
       }
 #line 84 "themes/clean/pdf/style.css.twig"
@@ -5012,8 +5125,8 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "body { string-set: book-title \"", 138);
 #line 94 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_422;
-    v32 = tpl_var(rt, ctx, self, &N_title_css, &L_423);
+    rt->loc = &L_428;
+    v32 = tpl_var(rt, ctx, self, &N_title_css, &L_429);
     tpl_out_value(rt, v32);
   }
 #line 94 "themes/clean/pdf/style.css.twig"
@@ -5021,7 +5134,7 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 97 "themes/clean/pdf/style.css.twig"
-static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5041,9 +5154,9 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  font-size: ", 288);
 #line 107 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_424;
+    rt->loc = &L_430;
     tpl_value v0;
-    v1 = tpl_var(rt, ctx, self, &N_small, &L_425);
+    v1 = tpl_var(rt, ctx, self, &N_small, &L_431);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str("10.5pt", 6u);
@@ -5058,7 +5171,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ";\n  line-height: ", 17);
 #line 108 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_426;
+    rt->loc = &L_432;
     tpl_value v5;
     bool b6 = tpl_truthy(v1);
     if (b6) {
@@ -5125,7 +5238,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 160 "themes/clean/pdf/style.css.twig"
-static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5178,7 +5291,7 @@ static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".footnote p + p, .fn p + p { text-indent: 1em; }\n", 1541);
 #line 205 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_427;
+    rt->loc = &L_433;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_edition, &v3);
     if (!b2)
@@ -5217,7 +5330,7 @@ static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 219 "themes/clean/pdf/style.css.twig"
-static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5239,9 +5352,9 @@ static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  font-size: ", 438);
 #line 231 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_428;
+    rt->loc = &L_434;
     tpl_value v0;
-    v1 = tpl_var(rt, ctx, self, &N_small, &L_429);
+    v1 = tpl_var(rt, ctx, self, &N_small, &L_435);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str(".74em", 5u);
@@ -5265,7 +5378,7 @@ static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".code > pre { margin: 0; }\n", 182);
 #line 241 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_430;
+    rt->loc = &L_436;
     tpl_value v8 = tpl_null();
     bool b7 = tpl_var_probe(rt, ctx, self, &N_edition, &v8);
     if (!b7)
@@ -5293,7 +5406,7 @@ static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   }
 #line 247 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_431;
+    rt->loc = &L_437;
     tpl_value v13 = tpl_str("css/highlight.css.twig", 22u);
     tpl_map *m14 = tpl_map_new(rt->arena, 1);
     tpl_value v15 = tpl_str("hl", 2u);
@@ -5346,12 +5459,12 @@ static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     tpl_value v47 = tpl_map_or_list(rt->arena, m16);
     tpl_map_set(rt->arena, m14, v15, v47);
     tpl_value v48 = tpl_map_or_list(rt->arena, m14);
-    tpl_include(rt, ctx, v13, v48, false, false, &L_431);
+    tpl_include(rt, ctx, v13, v48, false, false, &L_437);
   }
 }
 
 #line 249 "themes/clean/pdf/style.css.twig"
-static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5377,7 +5490,7 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 267 "themes/clean/pdf/style.css.twig"
-static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5413,7 +5526,7 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 295 "themes/clean/pdf/style.css.twig"
-static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5428,9 +5541,9 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "/* every item starts a page", 105);
 #line 299 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_432;
+    rt->loc = &L_438;
     tpl_value v0;
-    v1 = tpl_var(rt, ctx, self, &N_two_sided, &L_433);
+    v1 = tpl_var(rt, ctx, self, &N_two_sided, &L_439);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str(", a right-hand one", 18u);
@@ -5445,7 +5558,7 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, " */\n.item { break-before: ", 26);
 #line 300 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_434;
+    rt->loc = &L_440;
     tpl_value v5;
     bool b6 = tpl_truthy(v1);
     if (b6) {
@@ -5467,7 +5580,7 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".item.verso { break-before: ", 263);
 #line 306 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_435;
+    rt->loc = &L_441;
     tpl_value v9;
     bool b10 = tpl_truthy(v1);
     if (b10) {
@@ -5485,7 +5598,7 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".item.body-start { counter-reset: page 1", 82);
 #line 308 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_436;
+    rt->loc = &L_442;
     tpl_value v13;
     tpl_value v17 = tpl_null();
     bool b16 = tpl_var_probe(rt, ctx, self, &N_edition, &v17);
@@ -5524,9 +5637,9 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  padding-top: ", 123);
 #line 313 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_437;
+    rt->loc = &L_443;
     tpl_value v25;
-    v26 = tpl_var(rt, ctx, self, &N_small, &L_438);
+    v26 = tpl_var(rt, ctx, self, &N_small, &L_444);
     bool b27 = tpl_truthy(v26);
     if (b27) {
       tpl_value v28 = tpl_str("1.2in", 5u);
@@ -5579,7 +5692,7 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 352 "themes/clean/pdf/style.css.twig"
-static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5605,13 +5718,13 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 370 "themes/clean/pdf/style.css.twig"
-static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-  const tpl_callable *k20 = NULL;
+  const tpl_callable *k21 = NULL;
   tpl_value v2 = tpl_null();
 #line 371 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "\n"
@@ -5623,13 +5736,13 @@ static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  content: \" (", 232);
 #line 377 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_439;
+    rt->loc = &L_445;
     bool b0 = true;
-    v2 = tpl_var(rt, ctx, self, &N_app, &L_440);
+    v2 = tpl_var(rt, ctx, self, &N_app, &L_446);
     tpl_value v3 = tpl_str("getLabel", 8u);
     tpl_value v4 = tpl_str("page", 4u);
     const tpl_value a5[1] = {v4};
-    tpl_value v6 = tpl_call_method(rt, v2, v3, 1, a5, &L_441);
+    tpl_value v6 = tpl_call_method(rt, v2, v3, 1, a5, &L_447);
     tpl_value v1 = v6;
     tpl_value v7;
     if (b0 && !tpl_is_empty(rt, v1)) {
@@ -5647,9 +5760,9 @@ static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     tpl_map_set(rt->arena, m9, v12, v13);
     tpl_value v14 = tpl_map_or_list(rt->arena, m9);
     const tpl_value a15[2] = {v7, v14};
-    if (!k20)
-      k20 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_442);
-    tpl_value v16 = k20->fn(rt, ctx, 2, a15, &L_442);
+    if (!k21)
+      k21 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_448);
+    tpl_value v16 = k21->fn(rt, ctx, 2, a15, &L_448);
     tpl_out_value(rt, v16);
   }
 #line 377 "themes/clean/pdf/style.css.twig"
@@ -5657,7 +5770,7 @@ static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 380 "themes/clean/pdf/style.css.twig"
-static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn66(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5666,12 +5779,12 @@ static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/pdf/style.css.twig"
-static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
-  const tpl_callable *k21 = NULL;
+  const tpl_callable *k22 = NULL;
   tpl_value v0 = tpl_null();
   tpl_value v1 = tpl_null();
   tpl_value v9 = tpl_null();
@@ -5684,14 +5797,14 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic2 = {0, NULL};
 #line 10 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_443;
-    v0 = tpl_var(rt, ctx, self, &N_edition, &L_444);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_margin, &L_445, &ic0);
+    rt->loc = &L_449;
+    v0 = tpl_var(rt, ctx, self, &N_edition, &L_450);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_margin, &L_451, &ic0);
     tpl_ctx_set(rt, ctx, &N_m, v1);
   }
 #line 11 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_446;
+    rt->loc = &L_452;
     tpl_value v5 = tpl_null();
     bool b4 = tpl_var_probe(rt, ctx, self, &N_edition, &v5);
     if (!b4)
@@ -5713,9 +5826,9 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 12 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_447;
-    v9 = tpl_var(rt, ctx, self, &N_page, &L_448);
-    v10 = tpl_getattr_name_ic(rt, v9, &N_width, &L_449, &ic1);
+    rt->loc = &L_453;
+    v9 = tpl_var(rt, ctx, self, &N_page, &L_454);
+    v10 = tpl_getattr_name_ic(rt, v9, &N_width, &L_455, &ic1);
     tpl_value v11 = tpl_int(INT64_C(500));
     bool b12 = tpl_compare(rt, v10, v11) < 0;
     tpl_value v13 = tpl_bool(b12);
@@ -5723,7 +5836,7 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 13 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_450;
+    rt->loc = &L_456;
     tpl_value v17 = tpl_null();
     bool b16 = tpl_var_probe(rt, ctx, self, &N_book, &v17);
     if (!b16)
@@ -5753,28 +5866,28 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_map_set(rt->arena, m21, v26, v27);
     tpl_value v28 = tpl_map_or_list(rt->arena, m21);
     const tpl_value a29[2] = {v19, v28};
-    if (!k21)
-      k21 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_451);
-    tpl_value v30 = k21->fn(rt, ctx, 2, a29, &L_451);
+    if (!k22)
+      k22 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_457);
+    tpl_value v30 = k22->fn(rt, ctx, 2, a29, &L_457);
     tpl_ctx_set(rt, ctx, &N_title_css, v30);
   }
 #line 14 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, "/* Octavo, theme \"clean\": PDF edition (", 39);
 #line 14 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_452;
-    v31 = tpl_var(rt, ctx, self, &N_page, &L_453);
-    v32 = tpl_getattr_name_ic(rt, v31, &N_name, &L_454, &ic2);
-    tpl_value v33 = tpl_escape_value(rt, v32, TPL_ESC_HTML, &L_455);
+    rt->loc = &L_458;
+    v31 = tpl_var(rt, ctx, self, &N_page, &L_459);
+    v32 = tpl_getattr_name_ic(rt, v31, &N_name, &L_460, &ic2);
+    tpl_value v33 = tpl_escape_value(rt, v32, TPL_ESC_HTML, &L_461);
     tpl_out_value(rt, v33);
   }
 #line 14 "themes/clean/pdf/style.css.twig"
   tpl_out(rt, ", ", 2);
 #line 14 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_456;
+    rt->loc = &L_462;
     tpl_value v34;
-    v35 = tpl_var(rt, ctx, self, &N_two_sided, &L_457);
+    v35 = tpl_var(rt, ctx, self, &N_two_sided, &L_463);
     bool b36 = tpl_truthy(v35);
     if (b36) {
       tpl_value v37 = tpl_str("two-sided", 9u);
@@ -5789,60 +5902,60 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ") */\n", 5);
 #line 15 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_458;
-    tpl_display_block(rt, ctx, blocks, &N_page, &L_458);
+    rt->loc = &L_464;
+    tpl_display_block(rt, ctx, blocks, &N_page, &L_464);
   }
 #line 97 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_459;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_459);
+    rt->loc = &L_465;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_465);
   }
 #line 160 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_460;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_460);
+    rt->loc = &L_466;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_466);
   }
 #line 219 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_461;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_461);
+    rt->loc = &L_467;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_467);
   }
 #line 249 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_462;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_462);
+    rt->loc = &L_468;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_468);
   }
 #line 267 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_463;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_463);
+    rt->loc = &L_469;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_469);
   }
 #line 295 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_464;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_464);
+    rt->loc = &L_470;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_470);
   }
 #line 352 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_465;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_465);
+    rt->loc = &L_471;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_471);
   }
 #line 370 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_466;
-    tpl_display_block(rt, ctx, blocks, &N_references, &L_466);
+    rt->loc = &L_472;
+    tpl_display_block(rt, ctx, blocks, &N_references, &L_472);
   }
 #line 380 "themes/clean/pdf/style.css.twig"
   {
-    rt->loc = &L_467;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_467);
+    rt->loc = &L_473;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_473);
   }
 }
 
 /* ---- table.twig ---- */
 
 #line 1 "themes/clean/common/table.twig"
-static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5866,12 +5979,12 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_468;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_469);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_470, &ic0);
+    rt->loc = &L_474;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_475);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_476, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_471, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_477, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -5882,16 +5995,16 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_472;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_473);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_474, &ic2);
+    rt->loc = &L_478;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_479);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_480, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/clean/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_475;
+        rt->loc = &L_481;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/clean/common/table.twig"
@@ -5902,22 +6015,22 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_476;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_477);
+    rt->loc = &L_482;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_483);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/clean/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_478;
+        rt->loc = &L_484;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/clean/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_479;
+            rt->loc = &L_485;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/clean/common/table.twig"
@@ -5928,23 +6041,23 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_480;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_481, &ic3);
+        rt->loc = &L_486;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_487, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_482;
+            rt->loc = &L_488;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_483;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_484, &ic4);
+            rt->loc = &L_489;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_490, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/clean/common/table.twig"
@@ -5955,8 +6068,8 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_485;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_486, &ic5);
+        rt->loc = &L_491;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_492, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/clean/common/table.twig"
@@ -5967,7 +6080,7 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_487;
+    rt->loc = &L_493;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -5978,7 +6091,7 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_488;
+        rt->loc = &L_494;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/clean/common/table.twig"
@@ -5989,8 +6102,8 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_489;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_490, &ic6);
+    rt->loc = &L_495;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_496, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/clean/common/table.twig"
@@ -6000,63 +6113,89 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.md.twig ---- */
 
 #line 1 "themes/clean/contents/title.md.twig"
-static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
-  tpl_value v0 = tpl_null();
+  const tpl_callable *k23 = NULL;
   tpl_value v1 = tpl_null();
-  tpl_value v3 = tpl_null();
-  tpl_value v6 = tpl_null();
+  tpl_value v2 = tpl_null();
+  tpl_value v5 = tpl_null();
+  tpl_value v14 = tpl_null();
   tpl_ic ic0 = {0, NULL};
   tpl_ic ic1 = {0, NULL};
   tpl_ic ic2 = {0, NULL};
-#line 3 "themes/clean/contents/title.md.twig"
-  tpl_out(rt, "# ", 2);
-#line 3 "themes/clean/contents/title.md.twig"
+#line 6 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_491;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_492);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_493, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_494);
-    tpl_out_value(rt, v2);
+    rt->loc = &L_497;
+    tpl_value v0 = tpl_str("partials/macros.twig", 20u);
+    tpl_import(rt, self, 0, v0, &L_497);
   }
-#line 3 "themes/clean/contents/title.md.twig"
-  tpl_out(rt, "\n\n", 2);
-#line 5 "themes/clean/contents/title.md.twig"
+#line 7 "themes/clean/contents/title.md.twig"
+  tpl_out(rt, "# ", 2);
+#line 7 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_495;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_496, &ic1);
-    bool b4 = tpl_truthy(v3);
-    if (b4) {
-#line 6 "themes/clean/contents/title.md.twig"
+    rt->loc = &L_498;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_499);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_500, &ic0);
+    const tpl_value a3[1] = {v2};
+    tpl_value v4 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a3, NULL, &L_501);
+    tpl_out_value(rt, v4);
+  }
+#line 7 "themes/clean/contents/title.md.twig"
+  tpl_out(rt, "\n\n", 2);
+#line 9 "themes/clean/contents/title.md.twig"
+  {
+    rt->loc = &L_502;
+    v5 = tpl_getattr_name_ic(rt, v1, &N_author, &L_503, &ic1);
+    bool b6 = tpl_truthy(v5);
+    if (b6) {
+#line 10 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
-#line 6 "themes/clean/contents/title.md.twig"
+#line 10 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_497;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_498);
-        tpl_out_value(rt, v5);
+        rt->loc = &L_504;
+        tpl_value v7 = tpl_escape_value(rt, v5, TPL_ESC_HTML, &L_505);
+        tpl_map *m8 = tpl_map_new(rt->arena, 1);
+        tpl_value v9 = tpl_str("\n", 1u);
+        tpl_value v10 = tpl_str(" ", 1u);
+        tpl_map_set(rt->arena, m8, v9, v10);
+        tpl_value v11 = tpl_map_or_list(rt->arena, m8);
+        const tpl_value a12[2] = {v7, v11};
+        if (!k23)
+          k23 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_506);
+        tpl_value v13 = k23->fn(rt, ctx, 2, a12, &L_506);
+        tpl_out_value(rt, v13);
       }
-#line 6 "themes/clean/contents/title.md.twig"
+#line 10 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "</p>\n\n", 6);
     }
   }
-#line 9 "themes/clean/contents/title.md.twig"
+#line 13 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_499;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_500, &ic2);
-    bool b7 = tpl_truthy(v6);
-    if (b7) {
-#line 10 "themes/clean/contents/title.md.twig"
+    rt->loc = &L_507;
+    v14 = tpl_getattr_name_ic(rt, v1, &N_edition, &L_508, &ic2);
+    bool b15 = tpl_truthy(v14);
+    if (b15) {
+#line 14 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
-#line 10 "themes/clean/contents/title.md.twig"
+#line 14 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_501;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_502);
-        tpl_out_value(rt, v8);
+        rt->loc = &L_509;
+        tpl_value v16 = tpl_escape_value(rt, v14, TPL_ESC_HTML, &L_510);
+        tpl_map *m17 = tpl_map_new(rt->arena, 1);
+        tpl_value v18 = tpl_str("\n", 1u);
+        tpl_value v19 = tpl_str(" ", 1u);
+        tpl_map_set(rt->arena, m17, v18, v19);
+        tpl_value v20 = tpl_map_or_list(rt->arena, m17);
+        const tpl_value a21[2] = {v16, v20};
+        if (!k23)
+          k23 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_511);
+        tpl_value v22 = k23->fn(rt, ctx, 2, a21, &L_511);
+        tpl_out_value(rt, v22);
       }
-#line 10 "themes/clean/contents/title.md.twig"
+#line 14 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "</p>\n", 5);
     }
   }
@@ -6065,7 +6204,7 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.twig ---- */
 
 #line 5 "themes/clean/pdf/title.twig"
-static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -6084,34 +6223,34 @@ static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<h1 id=\"", 8);
 #line 6 "themes/clean/pdf/title.twig"
   {
-    rt->loc = &L_503;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_504);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_505, &ic0);
+    rt->loc = &L_512;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_513);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_514, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 6 "themes/clean/pdf/title.twig"
   tpl_out(rt, "\">", 2);
 #line 6 "themes/clean/pdf/title.twig"
   {
-    rt->loc = &L_506;
+    rt->loc = &L_515;
     tpl_value v2;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_507, &ic1);
+    v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_516, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
-      v5 = tpl_var(rt, ctx, self, &N_app, &L_508);
+      v5 = tpl_var(rt, ctx, self, &N_app, &L_517);
       tpl_value v6 = tpl_str("getTitle", 8u);
       tpl_value v7 = tpl_str("title", 5u);
       const tpl_value a8[1] = {v7};
-      tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_509);
+      tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_518);
       bool b10 = !tpl_loose_eq(rt, v3, v9);
       b4 = b10;
     }
     if (b4) {
       v2 = v3;
     } else {
-      v11 = tpl_var(rt, ctx, self, &N_book, &L_510);
-      v12 = tpl_getattr_name_ic(rt, v11, &N_title, &L_511, &ic2);
-      tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_512);
+      v11 = tpl_var(rt, ctx, self, &N_book, &L_519);
+      v12 = tpl_getattr_name_ic(rt, v11, &N_title, &L_520, &ic2);
+      tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_521);
       v2 = v13;
     }
     tpl_out_value(rt, v2);
@@ -6121,23 +6260,23 @@ static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/pdf/title.twig"
-static void fn70(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn71(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 4 "themes/clean/pdf/title.twig"
   {
-    rt->loc = &L_513;
+    rt->loc = &L_522;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_513);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_522);
   }
 }
 
 /* ---- toc.twig ---- */
 
 #line 14 "themes/clean/pdf/toc.twig"
-static tpl_value fn72(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn73(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -6149,9 +6288,9 @@ static tpl_value fn72(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v1 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_527, &cl->ics[0]);
+  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_536, &cl->ics[0]);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_528);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_537);
   tpl_value v2 = cl->slots[0];
   bool b3 = tpl_compare(rt, v1, v2) <= 0;
   tpl_value v4 = tpl_bool(b3);
@@ -6159,7 +6298,7 @@ static tpl_value fn72(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
 }
 
 #line 18 "themes/clean/pdf/toc.twig"
-static tpl_value fn73(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn74(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -6168,7 +6307,7 @@ static tpl_value fn73(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   (void)self;
   const tpl_blocks *blocks = cl->blocks;
   (void)blocks;
-  const tpl_callable *k24 = NULL;
+  const tpl_callable *k26 = NULL;
   tpl_value v4 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
@@ -6177,29 +6316,29 @@ static tpl_value fn73(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_map *m1 = tpl_map_new(rt->arena, 1);
   tpl_value v2 = tpl_str("config", 6u);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_544);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_553);
   tpl_value v3 = cl->slots[0];
-  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_545, &cl->ics[0]);
+  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_554, &cl->ics[0]);
   tpl_map_set(rt->arena, m1, v2, v4);
   tpl_value v5 = tpl_map_or_list(rt->arena, m1);
   const tpl_value a6[2] = {v0, v5};
-  if (!k24)
-    k24 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_546);
-  tpl_value v7 = k24->fn(rt, scope, 2, a6, &L_546);
+  if (!k26)
+    k26 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_555);
+  tpl_value v7 = k26->fn(rt, scope, 2, a6, &L_555);
   return v7;
 }
 
 #line 7 "themes/clean/pdf/toc.twig"
-static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-  const tpl_callable *k22 = NULL;
-  const tpl_callable *k23 = NULL;
+  const tpl_callable *k24 = NULL;
   const tpl_callable *k25 = NULL;
-  const tpl_callable *k26 = NULL;
+  const tpl_callable *k27 = NULL;
+  const tpl_callable *k28 = NULL;
   tpl_value v26 = tpl_null();
   tpl_value v32 = tpl_null();
   tpl_value v33 = tpl_null();
@@ -6237,13 +6376,13 @@ static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic11 = {0, NULL};
 #line 8 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_514;
+    rt->loc = &L_523;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_514);
+    tpl_import(rt, self, 0, v0, &L_523);
   }
 #line 9 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_515;
+    rt->loc = &L_524;
     tpl_value v6 = tpl_null();
     bool b5 = tpl_var_probe(rt, ctx, self, &N_edition, &v6);
     if (!b5)
@@ -6276,7 +6415,7 @@ static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   }
 #line 10 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_516;
+    rt->loc = &L_525;
     tpl_value v19 = tpl_null();
     bool b18 = tpl_var_probe(rt, ctx, self, &N_edition, &v19);
     if (!b18)
@@ -6304,35 +6443,35 @@ static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_517;
+    rt->loc = &L_526;
     tpl_list *l24 = tpl_list_new(rt->arena, 0);
     tpl_value v25 = tpl_list_value(l24);
     tpl_ctx_set(rt, ctx, &N_entries, v25);
   }
 #line 12 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_518;
-    v26 = tpl_var(rt, ctx, self, &N_app, &L_519);
+    rt->loc = &L_527;
+    v26 = tpl_var(rt, ctx, self, &N_app, &L_528);
     tpl_value v27 = tpl_str("get", 3u);
     tpl_value v28 = tpl_str("publishing.items", 16u);
     const tpl_value a29[1] = {v28};
-    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_520);
+    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_529);
     tpl_iter it31;
     tpl_for_begin(rt, &it31, ctx, v30, &N__key, &N_other, false);
     while (tpl_for_next(rt, &it31)) {
       tpl_for_accept(rt, &it31);
 #line 13 "themes/clean/pdf/toc.twig"
       {
-        rt->loc = &L_521;
-        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_522);
-        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_523, &ic0);
-        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_524, &ic1);
-        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_525);
+        rt->loc = &L_530;
+        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_531);
+        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_532, &ic0);
+        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_533, &ic1);
+        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_534);
         bool b36 = tpl_op_in(rt, v34, v35);
         if (b36) {
 #line 14 "themes/clean/pdf/toc.twig"
           {
-            rt->loc = &L_526;
+            rt->loc = &L_535;
             tpl_value v40 = tpl_null();
             bool b39 = tpl_var_probe(rt, it31.scope, self, &N_other, &v40);
             if (!b39)
@@ -6351,27 +6490,27 @@ static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
               tpl_value v44 = tpl_list_value(l43);
               v42 = v44;
             }
-            tpl_value v45 = tpl_closure_new_slots(rt, fn72, it31.scope, self, blocks, 1, 1);
+            tpl_value v45 = tpl_closure_new_slots(rt, fn73, it31.scope, self, blocks, 1, 1);
             const tpl_value a46[2] = {v42, v45};
-            if (!k22)
-              k22 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_529);
-            tpl_value v47 = k22->fn(rt, it31.scope, 2, a46, &L_529);
+            if (!k24)
+              k24 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_538);
+            tpl_value v47 = k24->fn(rt, it31.scope, 2, a46, &L_538);
             tpl_ctx_set(rt, it31.scope, &N_own, v47);
           }
 #line 15 "themes/clean/pdf/toc.twig"
           {
-            rt->loc = &L_530;
-            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_531);
+            rt->loc = &L_539;
+            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_540);
             const tpl_value a49[1] = {v48};
-            if (!k23)
-              k23 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_532);
-            bool b50 = tpl_truthy(k23->fn(rt, it31.scope, 1, a49, &L_532));
+            if (!k25)
+              k25 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_541);
+            bool b50 = tpl_truthy(k25->fn(rt, it31.scope, 1, a49, &L_541));
             if (b50) {
-              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_533);
-              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_534, &ic2);
+              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_542);
+              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_543, &ic2);
               bool b53 = tpl_truthy(v52);
               if (!b53) {
-                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_535, &ic3);
+                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_544, &ic3);
                 bool b55 = tpl_truthy(v54);
                 b53 = b55;
               }
@@ -6380,20 +6519,20 @@ static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
             if (b50) {
 #line 16 "themes/clean/pdf/toc.twig"
               {
-                rt->loc = &L_536;
+                rt->loc = &L_545;
                 tpl_map *m56 = tpl_map_new(rt->arena, 4);
                 tpl_value v57 = tpl_str("level", 5u);
                 tpl_value v58 = tpl_int(INT64_C(1));
                 tpl_map_set(rt->arena, m56, v57, v58);
                 tpl_value v59 = tpl_str("label", 5u);
-                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_537);
-                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_538, &ic4);
+                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_546);
+                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_547, &ic4);
                 tpl_map_set(rt->arena, m56, v59, v61);
                 tpl_value v62 = tpl_str("title", 5u);
-                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_539, &ic5);
+                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_548, &ic5);
                 tpl_map_set(rt->arena, m56, v62, v63);
                 tpl_value v64 = tpl_str("url", 3u);
-                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_540, &ic6);
+                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_549, &ic6);
                 tpl_map_set(rt->arena, m56, v64, v65);
                 tpl_value v66 = tpl_map_or_list(rt->arena, m56);
                 tpl_list *l67 = tpl_list_new(rt->arena, 1);
@@ -6405,18 +6544,18 @@ static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           }
 #line 18 "themes/clean/pdf/toc.twig"
           {
-            rt->loc = &L_541;
-            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_542);
-            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_543);
-            tpl_value v71 = tpl_closure_new_slots(rt, fn73, it31.scope, self, blocks, 1, 1);
+            rt->loc = &L_550;
+            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_551);
+            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_552);
+            tpl_value v71 = tpl_closure_new_slots(rt, fn74, it31.scope, self, blocks, 1, 1);
             const tpl_value a72[2] = {v70, v71};
-            if (!k25)
-              k25 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_547);
-            tpl_value v73 = k25->fn(rt, it31.scope, 2, a72, &L_547);
+            if (!k27)
+              k27 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_556);
+            tpl_value v73 = k27->fn(rt, it31.scope, 2, a72, &L_556);
             const tpl_value a74[2] = {v69, v73};
-            if (!k26)
-              k26 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_548);
-            tpl_value v75 = k26->fn(rt, it31.scope, 2, a74, &L_548);
+            if (!k28)
+              k28 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_557);
+            tpl_value v75 = k28->fn(rt, it31.scope, 2, a74, &L_557);
             tpl_ctx_set(rt, it31.scope, &N_entries, v75);
           }
         }
@@ -6425,27 +6564,27 @@ static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   }
 #line 21 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_549;
-    v76 = tpl_var(rt, ctx, self, &N_item, &L_550);
-    v77 = tpl_getattr_name_ic(rt, v76, &N_content, &L_551, &ic7);
+    rt->loc = &L_558;
+    v76 = tpl_var(rt, ctx, self, &N_item, &L_559);
+    v77 = tpl_getattr_name_ic(rt, v76, &N_content, &L_560, &ic7);
     tpl_out_value(rt, v77);
   }
 #line 21 "themes/clean/pdf/toc.twig"
   tpl_out(rt, "\n", 1);
 #line 22 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_552;
-    v78 = tpl_var(rt, ctx, self, &N_entries, &L_553);
+    rt->loc = &L_561;
+    v78 = tpl_var(rt, ctx, self, &N_entries, &L_562);
     const tpl_value a79[1] = {v78};
-    if (!k23)
-      k23 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_554);
-    bool b80 = !tpl_truthy(k23->fn(rt, ctx, 1, a79, &L_554));
+    if (!k25)
+      k25 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_563);
+    bool b80 = !tpl_truthy(k25->fn(rt, ctx, 1, a79, &L_563));
     if (b80) {
 #line 23 "themes/clean/pdf/toc.twig"
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 24 "themes/clean/pdf/toc.twig"
       {
-        rt->loc = &L_555;
+        rt->loc = &L_564;
         tpl_iter it81;
         tpl_for_begin(rt, &it81, ctx, v78, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it81)) {
@@ -6456,25 +6595,25 @@ static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "<li class=\"", 11);
 #line 25 "themes/clean/pdf/toc.twig"
           {
-            rt->loc = &L_556;
-            v83 = tpl_getattr_name_ic(rt, v82, &N_config, &L_557, &ic8);
-            v84 = tpl_getattr_name_ic(rt, v83, &N_element, &L_558, &ic9);
-            tpl_value v85 = tpl_escape_value(rt, v84, TPL_ESC_HTML, &L_559);
+            rt->loc = &L_565;
+            v83 = tpl_getattr_name_ic(rt, v82, &N_config, &L_566, &ic8);
+            v84 = tpl_getattr_name_ic(rt, v83, &N_element, &L_567, &ic9);
+            tpl_value v85 = tpl_escape_value(rt, v84, TPL_ESC_HTML, &L_568);
             tpl_out_value(rt, v85);
           }
 #line 25 "themes/clean/pdf/toc.twig"
           tpl_out(rt, " level-", 7);
 #line 25 "themes/clean/pdf/toc.twig"
           {
-            rt->loc = &L_560;
-            v86 = tpl_getattr_name_ic(rt, v82, &N_level, &L_561, &ic10);
+            rt->loc = &L_569;
+            v86 = tpl_getattr_name_ic(rt, v82, &N_level, &L_570, &ic10);
             tpl_out_value(rt, v86);
           }
 #line 25 "themes/clean/pdf/toc.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 25 "themes/clean/pdf/toc.twig"
           {
-            rt->loc = &L_562;
+            rt->loc = &L_571;
             tpl_value v90 = tpl_null();
             bool b89 = tpl_var_probe(rt, it81.scope, self, &N_entry, &v90);
             if (!b89)
@@ -6490,7 +6629,7 @@ static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
               v92 = v88;
             } else {
               tpl_value v93 = tpl_str("#", 1u);
-              v94 = tpl_getattr_name_ic(rt, v82, &N_slug, &L_563, &ic11);
+              v94 = tpl_getattr_name_ic(rt, v82, &N_slug, &L_572, &ic11);
               tpl_value v95 = tpl_op_concat(rt, v93, v94);
               v92 = v95;
             }
@@ -6500,9 +6639,9 @@ static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "\">", 2);
 #line 25 "themes/clean/pdf/toc.twig"
           {
-            rt->loc = &L_564;
+            rt->loc = &L_573;
             const tpl_value a96[1] = {v82};
-            tpl_value v97 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a96, NULL, &L_565);
+            tpl_value v97 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a96, NULL, &L_574);
             tpl_out_value(rt, v97);
           }
 #line 25 "themes/clean/pdf/toc.twig"
@@ -6516,19 +6655,19 @@ static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/clean/pdf/toc.twig"
-static void fn74(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn75(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 6 "themes/clean/pdf/toc.twig"
   {
-    rt->loc = &L_566;
+    rt->loc = &L_575;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_566);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_575);
   }
 }
-#line 6532 "clean_pdf.c"
+#line 6671 "clean_pdf.c"
 
 /* acknowledgement.twig */
 static const char T0_source[] =
@@ -7700,23 +7839,24 @@ static const char T23_source[] =
     "{#- The default content of the `edition` element: the book, its edition\n"
     "    and date, the ISBN when the edition has one, the publisher. (Twig drops\n"
     "    the newline right after a tag: hence the doubled blank lines.) -#}\n"
-    "**{{ book.title|e }}**{% if book.author %}<br />\n"
-    "{{ book.author|e }}{% endif %}\n"
+    "{% import 'partials/macros.twig' as m %}\n"
+    "**{{ m.md_text(book.title) }}**{% if book.author %}<br />\n"
+    "{{ m.md_text(book.author) }}{% endif %}\n"
     "\n"
     "\n"
-    "{% if book.edition %}{{ book.edition|e }}, {% endif %}{{ book.publication_date|default('now')|date(app.getLabel('date_format')) }}\n"
+    "{% if book.edition %}{{ m.md_text(book.edition) }}, {% endif %}{{ book.publication_date|default('now')|date(app.getLabel('date_format')) }}\n"
     "\n"
     "{% if edition.isbn %}\n"
-    "ISBN {{ edition.isbn|e }}\n"
+    "ISBN {{ m.md_text(edition.isbn) }}\n"
     "\n"
     "{% endif %}\n"
-    "{{ app.getLabel('published_with', {generator: (book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion())}) }}.\n";
+    "{{ app.getLabel('published_with', {generator: m.md_text((book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion()))}) }}.\n";
 static const tpl_template T23 = {
   .name = "edition.md.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn24,
   .source = T23_source,
-  .source_len = 633,
+  .source_len = 721,
   .ast = NULL,
 };
 
@@ -7866,7 +8006,8 @@ static const tpl_template T30 = {
 /* license.md.twig */
 static const char T31_source[] =
     "{#- The default content of the `license` element. -#}\n"
-    "© {{ book.publication_date|default('now')|date('Y') }} {{ book.author|e }}\n"
+    "{% import 'partials/macros.twig' as m %}\n"
+    "© {{ book.publication_date|default('now')|date('Y') }} {{ m.md_text(book.author) }}\n"
     "\n"
     "{{ app.getLabel('all_rights_reserved') }}\n";
 static const tpl_template T31 = {
@@ -7874,7 +8015,7 @@ static const tpl_template T31 = {
   .autoescape = TPL_ESC_NONE,
   .body = fn35,
   .source = T31_source,
-  .source_len = 173,
+  .source_len = 223,
   .ast = NULL,
 };
 
@@ -8061,12 +8202,16 @@ static const tpl_name T39_m4_params[6] = {
   {"current", 7u, 0xd965bbdau},
   {"class", 5u, 0xab3e0bffu},
 };
-static const tpl_macro_def T39_macros[5] = {
+static const tpl_name T39_m5_params[1] = {
+  {"s", 1u, 0xf60c4582u},
+};
+static const tpl_macro_def T39_macros[6] = {
   {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T39_m0_params, .fn = fn47, .owner = &T39, .node = NULL},
   {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T39_m1_params, .fn = fn48, .owner = &T39, .node = NULL},
   {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T39_m2_params, .fn = fn49, .owner = &T39, .node = NULL},
   {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T39_m3_params, .fn = fn50, .owner = &T39, .node = NULL},
   {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T39_m4_params, .fn = fn52, .owner = &T39, .node = NULL},
+  {.name = {"md_text", 7u, 0x783073e2u}, .nparams = 1, .params = T39_m5_params, .fn = fn53, .owner = &T39, .node = NULL},
 };
 static const char T39_source[] =
     "{#- Macros both HTML formats share. Values printed raw are HTML already\n"
@@ -8132,15 +8277,23 @@ static const char T39_source[] =
     "</nav>\n"
     "{% endif %}\n"
     "{%- endmacro %}\n"
-    "\n";
+    "\n"
+    "\n"
+    "{#- A value of config.yml as text in Markdown (the default title, edition\n"
+    "    and license pages): each character Markdown or HTML could take as\n"
+    "    markup written as a character reference (a title `[x](javascript:…)`\n"
+    "    is no link), a line break as a space. -#}\n"
+    "{% macro md_text(s) -%}\n"
+    "{{ s|replace({'&': '&amp;', '<': '&lt;', '>': '&gt;', '\"': '&quot;', '\\\\': '&#92;', '`': '&#96;', '*': '&#42;', '_': '&#95;', '[': '&#91;', ']': '&#93;', '!': '&#33;', '~': '&#126;', '|': '&#124;', '#': '&#35;', '-': '&#45;', '+': '&#43;', '.': '&#46;', '=': '&#61;', \"\\n\": ' '}) }}\n"
+    "{%- endmacro %}\n";
 static const tpl_template T39 = {
   .name = "partials/macros.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn53,
-  .nmacros = 5,
+  .body = fn54,
+  .nmacros = 6,
   .macros = T39_macros,
   .source = T39_source,
-  .source_len = 2710,
+  .source_len = 3299,
   .ast = NULL,
 };
 
@@ -8150,7 +8303,7 @@ static const char T40_source[] =
 static const tpl_template T40 = {
   .name = "preface.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn54,
+  .body = fn55,
   .source = T40_source,
   .source_len = 26,
   .parent_name = "item.twig",
@@ -8163,7 +8316,7 @@ static const char T41_source[] =
 static const tpl_template T41 = {
   .name = "prologue.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn55,
+  .body = fn56,
   .source = T41_source,
   .source_len = 26,
   .parent_name = "item.twig",
@@ -8172,16 +8325,16 @@ static const tpl_template T41 = {
 
 /* style.css.twig */
 static const tpl_block_def T42_blocks[10] = {
-  {.name = {"page", 4u, 0x815dfa76u}, .fn = fn56, .owner = &T42, .node = NULL},
-  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn57, .owner = &T42, .node = NULL},
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn58, .owner = &T42, .node = NULL},
-  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn59, .owner = &T42, .node = NULL},
-  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn60, .owner = &T42, .node = NULL},
-  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn61, .owner = &T42, .node = NULL},
-  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn62, .owner = &T42, .node = NULL},
-  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn63, .owner = &T42, .node = NULL},
-  {.name = {"references", 10u, 0x6392f7cbu}, .fn = fn64, .owner = &T42, .node = NULL},
-  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn65, .owner = &T42, .node = NULL},
+  {.name = {"page", 4u, 0x815dfa76u}, .fn = fn57, .owner = &T42, .node = NULL},
+  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn58, .owner = &T42, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn59, .owner = &T42, .node = NULL},
+  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn60, .owner = &T42, .node = NULL},
+  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn61, .owner = &T42, .node = NULL},
+  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn62, .owner = &T42, .node = NULL},
+  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn63, .owner = &T42, .node = NULL},
+  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn64, .owner = &T42, .node = NULL},
+  {.name = {"references", 10u, 0x6392f7cbu}, .fn = fn65, .owner = &T42, .node = NULL},
+  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn66, .owner = &T42, .node = NULL},
 };
 static const char T42_source[] =
     "{#- The stylesheet of the PDF edition, read by Octavo's typesetter (the\n"
@@ -8567,7 +8720,7 @@ static const char T42_source[] =
 static const tpl_template T42 = {
   .name = "style.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn66,
+  .body = fn67,
   .nblocks = 10,
   .blocks = T42_blocks,
   .source = T42_source,
@@ -8594,7 +8747,7 @@ static const char T43_source[] =
 static const tpl_template T43 = {
   .name = "table.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn67,
+  .body = fn68,
   .source = T43_source,
   .source_len = 744,
   .ast = NULL,
@@ -8604,27 +8757,31 @@ static const tpl_template T43 = {
 static const char T44_source[] =
     "{#- The default content of the `title` element: the book's title (which\n"
     "    becomes the item's title), author and edition. -#}\n"
-    "# {{ book.title|e }}\n"
+    "{#- Values of config.yml are text: in Markdown through md_text; inside\n"
+    "    an HTML block, where Markdown is not read, escaped, with no line\n"
+    "    break that could end the block. -#}\n"
+    "{% import 'partials/macros.twig' as m %}\n"
+    "# {{ m.md_text(book.title) }}\n"
     "\n"
     "{% if book.author %}\n"
-    "<p class=\"book-author\">{{ book.author|e }}</p>\n"
+    "<p class=\"book-author\">{{ book.author|e|replace({\"\\n\": ' '}) }}</p>\n"
     "\n"
     "{% endif %}\n"
     "{% if book.edition %}\n"
-    "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
+    "<p class=\"book-edition\">{{ book.edition|e|replace({\"\\n\": ' '}) }}</p>\n"
     "{% endif %}\n";
 static const tpl_template T44 = {
   .name = "title.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn68,
+  .body = fn69,
   .source = T44_source,
-  .source_len = 313,
+  .source_len = 585,
   .ast = NULL,
 };
 
 /* title.twig */
 static const tpl_block_def T45_blocks[1] = {
-  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn69, .owner = &T45, .node = NULL},
+  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn70, .owner = &T45, .node = NULL},
 };
 static const char T45_source[] =
     "{#- The title page. Its default content (contents/title.md.twig) starts\n"
@@ -8637,7 +8794,7 @@ static const char T45_source[] =
 static const tpl_template T45 = {
   .name = "title.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn70,
+  .body = fn71,
   .nblocks = 1,
   .blocks = T45_blocks,
   .source = T45_source,
@@ -8648,7 +8805,7 @@ static const tpl_template T45 = {
 
 /* toc.twig */
 static const tpl_block_def T46_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn71, .owner = &T46, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn72, .owner = &T46, .node = NULL},
 };
 static const char T46_source[] =
     "{#- The table of contents, by Easybook's rule: the items whose element is\n"
@@ -8683,7 +8840,7 @@ static const char T46_source[] =
 static const tpl_template T46 = {
   .name = "toc.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn74,
+  .body = fn75,
   .nblocks = 1,
   .blocks = T46_blocks,
   .source = T46_source,

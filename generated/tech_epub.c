@@ -350,607 +350,618 @@ static const tpl_name N_output = {"output", 6u, 0x79a94f04u};
 static const char F_6[] = "dedication.twig";
 static const tpl_loc L_253 = {F_6, 3, 12};
 static const char F_7[] = "edition.md.twig";
-static const tpl_loc L_254 = {F_7, 4, 3};
-static const tpl_loc L_255 = {F_7, 4, 6};
-static const tpl_loc L_256 = {F_7, 4, 11};
-static const tpl_loc L_257 = {F_7, 4, 17};
-static const tpl_loc L_258 = {F_7, 4, 26};
-static const tpl_loc L_259 = {F_7, 4, 34};
-static const tpl_loc L_260 = {F_7, 5, 1};
-static const tpl_loc L_261 = {F_7, 5, 16};
-static const tpl_loc L_262 = {F_7, 8, 4};
-static const tpl_loc L_263 = {F_7, 8, 12};
-static const tpl_loc L_264 = {F_7, 8, 22};
-static const tpl_loc L_265 = {F_7, 8, 38};
-static const tpl_loc L_266 = {F_7, 8, 55};
-static const tpl_loc L_267 = {F_7, 8, 100};
-static const tpl_loc L_268 = {F_7, 8, 104};
-static const tpl_loc L_269 = {F_7, 8, 95};
-static const tpl_loc L_270 = {F_7, 10, 4};
-static const tpl_loc L_271 = {F_7, 10, 7};
-static const tpl_loc L_272 = {F_7, 10, 15};
+static const tpl_loc L_254 = {F_7, 4, 11};
+static const tpl_loc L_255 = {F_7, 5, 3};
+static const tpl_loc L_256 = {F_7, 5, 16};
+static const tpl_loc L_257 = {F_7, 5, 21};
+static const tpl_loc L_258 = {F_7, 5, 6};
+static const tpl_name N_md_text = {"md_text", 7u, 0x783073e2u};
+static const tpl_loc L_259 = {F_7, 5, 35};
+static const tpl_loc L_260 = {F_7, 5, 43};
+static const tpl_loc L_261 = {F_7, 6, 1};
+static const tpl_loc L_262 = {F_7, 6, 4};
+static const tpl_loc L_263 = {F_7, 9, 4};
+static const tpl_loc L_264 = {F_7, 9, 12};
+static const tpl_loc L_265 = {F_7, 9, 22};
+static const tpl_loc L_266 = {F_7, 9, 25};
+static const tpl_loc L_267 = {F_7, 9, 64};
+static const tpl_loc L_268 = {F_7, 9, 109};
+static const tpl_loc L_269 = {F_7, 9, 113};
+static const tpl_loc L_270 = {F_7, 9, 104};
+static const tpl_loc L_271 = {F_7, 11, 4};
+static const tpl_loc L_272 = {F_7, 11, 7};
+static const tpl_loc L_273 = {F_7, 11, 15};
 static const tpl_name N_isbn = {"isbn", 4u, 0xb87f64e1u};
-static const tpl_loc L_273 = {F_7, 11, 6};
-static const tpl_loc L_274 = {F_7, 11, 22};
-static const tpl_loc L_275 = {F_7, 14, 1};
-static const tpl_loc L_276 = {F_7, 14, 120};
-static const tpl_loc L_277 = {F_7, 14, 8};
+static const tpl_loc L_274 = {F_7, 12, 6};
+static const tpl_loc L_275 = {F_7, 12, 9};
+static const tpl_loc L_276 = {F_7, 15, 1};
+static const tpl_loc L_277 = {F_7, 15, 130};
+static const tpl_loc L_278 = {F_7, 15, 47};
+static const tpl_loc L_279 = {F_7, 15, 8};
 static const char F_8[] = "figure.twig";
-static const tpl_loc L_278 = {F_8, 4, 4};
-static const tpl_loc L_279 = {F_8, 4, 18};
-static const tpl_loc L_280 = {F_8, 4, 23};
+static const tpl_loc L_280 = {F_8, 4, 4};
+static const tpl_loc L_281 = {F_8, 4, 18};
+static const tpl_loc L_282 = {F_8, 4, 23};
 static const tpl_name N_caption = {"caption", 7u, 0xef131c65u};
-static const tpl_loc L_281 = {F_8, 4, 74};
+static const tpl_loc L_283 = {F_8, 4, 74};
 static const tpl_name N_repeats = {"repeats", 7u, 0xe90a041bu};
-static const tpl_loc L_282 = {F_8, 5, 23};
-static const tpl_loc L_283 = {F_8, 5, 26};
-static const tpl_loc L_284 = {F_8, 5, 31};
+static const tpl_loc L_284 = {F_8, 5, 23};
+static const tpl_loc L_285 = {F_8, 5, 26};
+static const tpl_loc L_286 = {F_8, 5, 31};
 static const tpl_name N_align = {"align", 5u, 0x602c63deu};
-static const tpl_loc L_285 = {F_8, 5, 55};
-static const tpl_loc L_286 = {F_8, 5, 63};
-static const tpl_loc L_287 = {F_8, 5, 75};
-static const tpl_loc L_288 = {F_8, 6, 1};
-static const tpl_loc L_289 = {F_8, 6, 9};
-static const tpl_loc L_290 = {F_8, 7, 4};
-static const tpl_loc L_291 = {F_8, 7, 12};
-static const tpl_loc L_292 = {F_8, 7, 26};
-static const tpl_loc L_293 = {F_8, 9, 5};
-static const tpl_loc L_294 = {F_8, 9, 41};
-static const tpl_loc L_295 = {F_8, 9, 67};
-static const tpl_loc L_296 = {F_8, 9, 75};
-static const tpl_loc L_297 = {F_8, 10, 5};
-static const tpl_loc L_298 = {F_8, 10, 8};
-static const tpl_loc L_299 = {F_8, 10, 43};
-static const tpl_loc L_300 = {F_8, 10, 51};
-static const tpl_loc L_301 = {F_8, 10, 78};
-static const tpl_loc L_302 = {F_8, 10, 86};
+static const tpl_loc L_287 = {F_8, 5, 55};
+static const tpl_loc L_288 = {F_8, 5, 63};
+static const tpl_loc L_289 = {F_8, 5, 75};
+static const tpl_loc L_290 = {F_8, 6, 1};
+static const tpl_loc L_291 = {F_8, 6, 9};
+static const tpl_loc L_292 = {F_8, 7, 4};
+static const tpl_loc L_293 = {F_8, 7, 12};
+static const tpl_loc L_294 = {F_8, 7, 26};
+static const tpl_loc L_295 = {F_8, 9, 5};
+static const tpl_loc L_296 = {F_8, 9, 41};
+static const tpl_loc L_297 = {F_8, 9, 67};
+static const tpl_loc L_298 = {F_8, 9, 75};
+static const tpl_loc L_299 = {F_8, 10, 5};
+static const tpl_loc L_300 = {F_8, 10, 8};
+static const tpl_loc L_301 = {F_8, 10, 43};
+static const tpl_loc L_302 = {F_8, 10, 51};
+static const tpl_loc L_303 = {F_8, 10, 78};
+static const tpl_loc L_304 = {F_8, 10, 86};
 static const char F_9[] = "layout.twig";
-static const tpl_loc L_303 = {F_9, 13, 25};
-static const tpl_loc L_304 = {F_9, 13, 28};
-static const tpl_loc L_305 = {F_9, 13, 33};
-static const tpl_loc L_306 = {F_9, 13, 39};
-static const tpl_loc L_307 = {F_9, 23, 45};
-static const tpl_loc L_308 = {F_9, 23, 76};
-static const tpl_loc L_309 = {F_9, 23, 79};
+static const tpl_loc L_305 = {F_9, 13, 25};
+static const tpl_loc L_306 = {F_9, 13, 28};
+static const tpl_loc L_307 = {F_9, 13, 33};
+static const tpl_loc L_308 = {F_9, 13, 39};
+static const tpl_loc L_309 = {F_9, 23, 45};
+static const tpl_loc L_310 = {F_9, 23, 76};
+static const tpl_loc L_311 = {F_9, 23, 79};
 static const tpl_name N_matter = {"matter", 6u, 0x89d95a28u};
-static const tpl_loc L_310 = {F_9, 9, 4};
-static const tpl_loc L_311 = {F_9, 9, 43};
-static const tpl_loc L_312 = {F_9, 9, 63};
-static const tpl_loc L_313 = {F_9, 10, 92};
-static const tpl_loc L_314 = {F_9, 10, 95};
-static const tpl_loc L_315 = {F_9, 10, 114};
-static const tpl_loc L_316 = {F_9, 13, 17};
-static const tpl_loc L_317 = {F_9, 14, 10};
+static const tpl_loc L_312 = {F_9, 9, 4};
+static const tpl_loc L_313 = {F_9, 9, 43};
+static const tpl_loc L_314 = {F_9, 9, 63};
+static const tpl_loc L_315 = {F_9, 10, 92};
+static const tpl_loc L_316 = {F_9, 10, 95};
+static const tpl_loc L_317 = {F_9, 10, 114};
+static const tpl_loc L_318 = {F_9, 13, 17};
+static const tpl_loc L_319 = {F_9, 14, 10};
 static const tpl_name N_head = {"head", 4u, 0x32694bc3u};
-static const tpl_loc L_318 = {F_9, 15, 4};
-static const tpl_loc L_319 = {F_9, 15, 7};
-static const tpl_loc L_320 = {F_9, 15, 15};
+static const tpl_loc L_320 = {F_9, 15, 4};
+static const tpl_loc L_321 = {F_9, 15, 7};
+static const tpl_loc L_322 = {F_9, 15, 15};
 static const tpl_name N_include_styles = {"include_styles", 14u, 0x9f894a8au};
-static const tpl_loc L_321 = {F_9, 16, 46};
-static const tpl_loc L_322 = {F_9, 16, 49};
-static const tpl_loc L_323 = {F_9, 18, 4};
-static const tpl_loc L_324 = {F_9, 18, 7};
+static const tpl_loc L_323 = {F_9, 16, 46};
+static const tpl_loc L_324 = {F_9, 16, 49};
+static const tpl_loc L_325 = {F_9, 18, 4};
+static const tpl_loc L_326 = {F_9, 18, 7};
 static const tpl_name N_has_custom_css = {"has_custom_css", 14u, 0x6a342d67u};
-static const tpl_loc L_325 = {F_9, 19, 46};
-static const tpl_loc L_326 = {F_9, 19, 49};
-static const tpl_loc L_327 = {F_9, 22, 4};
-static const tpl_loc L_328 = {F_9, 22, 30};
+static const tpl_loc L_327 = {F_9, 19, 46};
+static const tpl_loc L_328 = {F_9, 19, 49};
+static const tpl_loc L_329 = {F_9, 22, 4};
+static const tpl_loc L_330 = {F_9, 22, 30};
 static const tpl_name N_body_class = {"body_class", 10u, 0xa9c7cd7eu};
-static const tpl_loc L_329 = {F_9, 23, 4};
-static const tpl_loc L_330 = {F_9, 23, 26};
-static const tpl_loc L_331 = {F_9, 24, 4};
-static const tpl_loc L_332 = {F_9, 24, 21};
-static const tpl_loc L_333 = {F_9, 24, 32};
-static const tpl_loc L_334 = {F_9, 25, 4};
-static const tpl_loc L_335 = {F_9, 25, 17};
-static const tpl_loc L_336 = {F_9, 25, 24};
-static const tpl_loc L_337 = {F_9, 26, 9};
-static const tpl_loc L_338 = {F_9, 26, 12};
-static const tpl_loc L_339 = {F_9, 26, 33};
-static const tpl_loc L_340 = {F_9, 26, 64};
-static const tpl_loc L_341 = {F_9, 26, 67};
-static const tpl_loc L_342 = {F_9, 26, 88};
-static const tpl_loc L_343 = {F_9, 27, 10};
+static const tpl_loc L_331 = {F_9, 23, 4};
+static const tpl_loc L_332 = {F_9, 23, 26};
+static const tpl_loc L_333 = {F_9, 24, 4};
+static const tpl_loc L_334 = {F_9, 24, 21};
+static const tpl_loc L_335 = {F_9, 24, 32};
+static const tpl_loc L_336 = {F_9, 25, 4};
+static const tpl_loc L_337 = {F_9, 25, 17};
+static const tpl_loc L_338 = {F_9, 25, 24};
+static const tpl_loc L_339 = {F_9, 26, 9};
+static const tpl_loc L_340 = {F_9, 26, 12};
+static const tpl_loc L_341 = {F_9, 26, 33};
+static const tpl_loc L_342 = {F_9, 26, 64};
+static const tpl_loc L_343 = {F_9, 26, 67};
+static const tpl_loc L_344 = {F_9, 26, 88};
+static const tpl_loc L_345 = {F_9, 27, 10};
 static const tpl_name N_body = {"body", 4u, 0xdbaa7975u};
 static const char F_10[] = "license.md.twig";
-static const tpl_loc L_344 = {F_10, 2, 4};
-static const tpl_loc L_345 = {F_10, 2, 44};
-static const tpl_loc L_346 = {F_10, 2, 57};
-static const tpl_loc L_347 = {F_10, 2, 60};
-static const tpl_loc L_348 = {F_10, 2, 65};
-static const tpl_loc L_349 = {F_10, 2, 72};
-static const tpl_loc L_350 = {F_10, 4, 1};
-static const tpl_loc L_351 = {F_10, 4, 4};
-static const tpl_loc L_352 = {F_10, 4, 8};
+static const tpl_loc L_346 = {F_10, 2, 11};
+static const tpl_loc L_347 = {F_10, 3, 4};
+static const tpl_loc L_348 = {F_10, 3, 44};
+static const tpl_loc L_349 = {F_10, 3, 57};
+static const tpl_loc L_350 = {F_10, 3, 70};
+static const tpl_loc L_351 = {F_10, 3, 75};
+static const tpl_loc L_352 = {F_10, 3, 60};
+static const tpl_loc L_353 = {F_10, 5, 1};
+static const tpl_loc L_354 = {F_10, 5, 4};
+static const tpl_loc L_355 = {F_10, 5, 8};
 static const char F_11[] = "lof.twig";
-static const tpl_loc L_353 = {F_11, 4, 1};
-static const tpl_loc L_354 = {F_11, 4, 4};
-static const tpl_loc L_355 = {F_11, 4, 9};
-static const tpl_loc L_356 = {F_11, 5, 12};
-static const tpl_loc L_357 = {F_11, 5, 52};
-static const tpl_loc L_358 = {F_11, 5, 56};
-static const tpl_loc L_359 = {F_11, 2, 12};
+static const tpl_loc L_356 = {F_11, 4, 1};
+static const tpl_loc L_357 = {F_11, 4, 4};
+static const tpl_loc L_358 = {F_11, 4, 9};
+static const tpl_loc L_359 = {F_11, 5, 12};
+static const tpl_loc L_360 = {F_11, 5, 52};
+static const tpl_loc L_361 = {F_11, 5, 56};
+static const tpl_loc L_362 = {F_11, 2, 12};
 static const char F_12[] = "lot.twig";
-static const tpl_loc L_360 = {F_12, 4, 1};
-static const tpl_loc L_361 = {F_12, 4, 4};
-static const tpl_loc L_362 = {F_12, 4, 9};
-static const tpl_loc L_363 = {F_12, 5, 12};
-static const tpl_loc L_364 = {F_12, 5, 52};
-static const tpl_loc L_365 = {F_12, 5, 56};
-static const tpl_loc L_366 = {F_12, 2, 12};
+static const tpl_loc L_363 = {F_12, 4, 1};
+static const tpl_loc L_364 = {F_12, 4, 4};
+static const tpl_loc L_365 = {F_12, 4, 9};
+static const tpl_loc L_366 = {F_12, 5, 12};
+static const tpl_loc L_367 = {F_12, 5, 52};
+static const tpl_loc L_368 = {F_12, 5, 56};
+static const tpl_loc L_369 = {F_12, 2, 12};
 static const char F_13[] = "nav.xhtml.twig";
-static const tpl_loc L_367 = {F_13, 8, 18};
-static const tpl_loc L_368 = {F_13, 8, 21};
-static const tpl_loc L_369 = {F_13, 8, 25};
-static const tpl_loc L_370 = {F_13, 8, 41};
-static const tpl_loc L_371 = {F_13, 8, 51};
-static const tpl_loc L_372 = {F_13, 8, 59};
-static const tpl_loc L_373 = {F_13, 8, 64};
-static const tpl_loc L_374 = {F_13, 8, 70};
-static const tpl_loc L_375 = {F_13, 12, 11};
-static const tpl_loc L_376 = {F_13, 14, 20};
-static const tpl_loc L_377 = {F_13, 14, 23};
-static const tpl_loc L_378 = {F_13, 14, 27};
-static const tpl_loc L_379 = {F_13, 15, 1};
+static const tpl_loc L_370 = {F_13, 8, 18};
+static const tpl_loc L_371 = {F_13, 8, 21};
+static const tpl_loc L_372 = {F_13, 8, 25};
+static const tpl_loc L_373 = {F_13, 8, 41};
+static const tpl_loc L_374 = {F_13, 8, 51};
+static const tpl_loc L_375 = {F_13, 8, 59};
+static const tpl_loc L_376 = {F_13, 8, 64};
+static const tpl_loc L_377 = {F_13, 8, 70};
+static const tpl_loc L_378 = {F_13, 12, 11};
+static const tpl_loc L_379 = {F_13, 14, 20};
+static const tpl_loc L_380 = {F_13, 14, 23};
+static const tpl_loc L_381 = {F_13, 14, 27};
+static const tpl_loc L_382 = {F_13, 15, 1};
 static const tpl_name N_toc_tree = {"toc_tree", 8u, 0x51158672u};
-static const tpl_loc L_380 = {F_13, 15, 4};
+static const tpl_loc L_383 = {F_13, 15, 4};
 static const tpl_name N_nav_list = {"nav_list", 8u, 0x3366d0dfu};
-static const tpl_loc L_381 = {F_13, 17, 4};
+static const tpl_loc L_384 = {F_13, 17, 4};
 static const tpl_name N_landmarks = {"landmarks", 9u, 0xebce3cf2u};
-static const tpl_loc L_382 = {F_13, 17, 32};
-static const tpl_loc L_383 = {F_13, 20, 4};
-static const tpl_loc L_384 = {F_13, 20, 20};
+static const tpl_loc L_385 = {F_13, 17, 32};
+static const tpl_loc L_386 = {F_13, 20, 4};
+static const tpl_loc L_387 = {F_13, 20, 20};
 static const tpl_name N_landmark = {"landmark", 8u, 0xcb872ef5u};
-static const tpl_loc L_385 = {F_13, 21, 19};
-static const tpl_loc L_386 = {F_13, 21, 31};
-static const tpl_loc L_387 = {F_13, 21, 36};
-static const tpl_loc L_388 = {F_13, 21, 48};
-static const tpl_loc L_389 = {F_13, 21, 60};
+static const tpl_loc L_388 = {F_13, 21, 19};
+static const tpl_loc L_389 = {F_13, 21, 31};
+static const tpl_loc L_390 = {F_13, 21, 36};
+static const tpl_loc L_391 = {F_13, 21, 48};
+static const tpl_loc L_392 = {F_13, 21, 60};
 static const tpl_name N_url = {"url", 3u, 0x328f4c1eu};
-static const tpl_loc L_390 = {F_13, 21, 68};
-static const tpl_loc L_391 = {F_13, 21, 80};
-static const tpl_loc L_392 = {F_13, 26, 4};
+static const tpl_loc L_393 = {F_13, 21, 68};
+static const tpl_loc L_394 = {F_13, 21, 80};
+static const tpl_loc L_395 = {F_13, 26, 4};
 static const tpl_name N_page_list = {"page_list", 9u, 0x853f9313u};
-static const tpl_loc L_393 = {F_13, 26, 32};
-static const tpl_loc L_394 = {F_13, 29, 4};
-static const tpl_loc L_395 = {F_13, 29, 17};
-static const tpl_loc L_396 = {F_13, 30, 14};
-static const tpl_loc L_397 = {F_13, 30, 23};
-static const tpl_loc L_398 = {F_13, 30, 27};
-static const tpl_loc L_399 = {F_13, 30, 33};
-static const tpl_loc L_400 = {F_13, 30, 42};
-static const tpl_loc L_401 = {F_13, 30, 48};
-static const tpl_loc L_402 = {F_13, 7, 11};
-static const tpl_loc L_403 = {F_13, 6, 12};
+static const tpl_loc L_396 = {F_13, 26, 32};
+static const tpl_loc L_397 = {F_13, 29, 4};
+static const tpl_loc L_398 = {F_13, 29, 17};
+static const tpl_loc L_399 = {F_13, 30, 14};
+static const tpl_loc L_400 = {F_13, 30, 23};
+static const tpl_loc L_401 = {F_13, 30, 27};
+static const tpl_loc L_402 = {F_13, 30, 33};
+static const tpl_loc L_403 = {F_13, 30, 42};
+static const tpl_loc L_404 = {F_13, 30, 48};
+static const tpl_loc L_405 = {F_13, 7, 11};
+static const tpl_loc L_406 = {F_13, 6, 12};
 static const char F_14[] = "part.twig";
-static const tpl_loc L_404 = {F_14, 5, 9};
-static const tpl_loc L_405 = {F_14, 5, 12};
-static const tpl_loc L_406 = {F_14, 5, 17};
-static const tpl_loc L_407 = {F_14, 6, 5};
-static const tpl_loc L_408 = {F_14, 6, 13};
-static const tpl_loc L_409 = {F_14, 6, 41};
-static const tpl_loc L_410 = {F_14, 6, 67};
-static const tpl_loc L_411 = {F_14, 6, 75};
-static const tpl_loc L_412 = {F_14, 6, 104};
-static const tpl_loc L_413 = {F_14, 7, 12};
-static const tpl_loc L_414 = {F_14, 7, 20};
-static const tpl_loc L_415 = {F_14, 3, 12};
+static const tpl_loc L_407 = {F_14, 5, 9};
+static const tpl_loc L_408 = {F_14, 5, 12};
+static const tpl_loc L_409 = {F_14, 5, 17};
+static const tpl_loc L_410 = {F_14, 6, 5};
+static const tpl_loc L_411 = {F_14, 6, 13};
+static const tpl_loc L_412 = {F_14, 6, 41};
+static const tpl_loc L_413 = {F_14, 6, 67};
+static const tpl_loc L_414 = {F_14, 6, 75};
+static const tpl_loc L_415 = {F_14, 6, 104};
+static const tpl_loc L_416 = {F_14, 7, 12};
+static const tpl_loc L_417 = {F_14, 7, 20};
+static const tpl_loc L_418 = {F_14, 3, 12};
 static const char F_15[] = "partials/cover.twig";
-static const tpl_loc L_416 = {F_15, 3, 31};
-static const tpl_loc L_417 = {F_15, 3, 60};
-static const tpl_loc L_418 = {F_15, 3, 63};
-static const tpl_loc L_419 = {F_15, 3, 68};
-static const tpl_loc L_420 = {F_15, 4, 24};
-static const tpl_loc L_421 = {F_15, 4, 27};
-static const tpl_loc L_422 = {F_15, 4, 32};
-static const tpl_loc L_423 = {F_15, 4, 38};
-static const tpl_loc L_424 = {F_15, 5, 4};
-static const tpl_loc L_425 = {F_15, 6, 26};
-static const tpl_loc L_426 = {F_15, 6, 34};
-static const tpl_loc L_427 = {F_15, 6, 43};
-static const tpl_loc L_428 = {F_15, 8, 4};
-static const tpl_loc L_429 = {F_15, 8, 12};
-static const tpl_loc L_430 = {F_15, 9, 24};
-static const tpl_loc L_431 = {F_15, 9, 39};
-static const tpl_loc L_432 = {F_15, 11, 4};
-static const tpl_loc L_433 = {F_15, 11, 12};
-static const tpl_loc L_434 = {F_15, 12, 25};
-static const tpl_loc L_435 = {F_15, 12, 41};
+static const tpl_loc L_419 = {F_15, 3, 31};
+static const tpl_loc L_420 = {F_15, 3, 60};
+static const tpl_loc L_421 = {F_15, 3, 63};
+static const tpl_loc L_422 = {F_15, 3, 68};
+static const tpl_loc L_423 = {F_15, 4, 24};
+static const tpl_loc L_424 = {F_15, 4, 27};
+static const tpl_loc L_425 = {F_15, 4, 32};
+static const tpl_loc L_426 = {F_15, 4, 38};
+static const tpl_loc L_427 = {F_15, 5, 4};
+static const tpl_loc L_428 = {F_15, 6, 26};
+static const tpl_loc L_429 = {F_15, 6, 34};
+static const tpl_loc L_430 = {F_15, 6, 43};
+static const tpl_loc L_431 = {F_15, 8, 4};
+static const tpl_loc L_432 = {F_15, 8, 12};
+static const tpl_loc L_433 = {F_15, 9, 24};
+static const tpl_loc L_434 = {F_15, 9, 39};
+static const tpl_loc L_435 = {F_15, 11, 4};
+static const tpl_loc L_436 = {F_15, 11, 12};
+static const tpl_loc L_437 = {F_15, 12, 25};
+static const tpl_loc L_438 = {F_15, 12, 41};
 static const char F_16[] = "partials/epub.twig";
-static const tpl_loc L_436 = {F_16, 8, 4};
-static const tpl_loc L_437 = {F_16, 8, 7};
-static const tpl_loc L_438 = {F_16, 9, 5};
-static const tpl_loc L_439 = {F_16, 20, 4};
+static const tpl_loc L_439 = {F_16, 8, 4};
+static const tpl_loc L_440 = {F_16, 8, 7};
+static const tpl_loc L_441 = {F_16, 9, 5};
+static const tpl_loc L_442 = {F_16, 20, 4};
 static const tpl_name N_types = {"types", 5u, 0xffe0c49au};
-static const tpl_loc L_440 = {F_16, 28, 4};
+static const tpl_loc L_443 = {F_16, 28, 4};
 static const tpl_name N_roles = {"roles", 5u, 0x98bc5cdeu};
-static const tpl_loc L_441 = {F_16, 31, 4};
-static const tpl_loc L_442 = {F_16, 31, 21};
-static const tpl_loc L_443 = {F_16, 32, 4};
-static const tpl_loc L_444 = {F_16, 32, 7};
-static const tpl_loc L_445 = {F_16, 32, 26};
-static const tpl_loc L_446 = {F_16, 32, 40};
-static const tpl_loc L_447 = {F_16, 32, 51};
-static const tpl_loc L_448 = {F_16, 32, 70};
+static const tpl_loc L_444 = {F_16, 31, 4};
+static const tpl_loc L_445 = {F_16, 31, 21};
+static const tpl_loc L_446 = {F_16, 32, 4};
+static const tpl_loc L_447 = {F_16, 32, 7};
+static const tpl_loc L_448 = {F_16, 32, 26};
+static const tpl_loc L_449 = {F_16, 32, 40};
+static const tpl_loc L_450 = {F_16, 32, 51};
+static const tpl_loc L_451 = {F_16, 32, 70};
 static const tpl_name N_html = {"html", 4u, 0xd775a7d0u};
-static const tpl_loc L_449 = {F_16, 37, 1};
-static const tpl_loc L_450 = {F_16, 37, 4};
-static const tpl_loc L_451 = {F_16, 37, 9};
-static const tpl_loc L_452 = {F_16, 37, 19};
-static const tpl_loc L_453 = {F_16, 37, 24};
+static const tpl_loc L_452 = {F_16, 37, 1};
+static const tpl_loc L_453 = {F_16, 37, 4};
+static const tpl_loc L_454 = {F_16, 37, 9};
+static const tpl_loc L_455 = {F_16, 37, 19};
+static const tpl_loc L_456 = {F_16, 37, 24};
 static const tpl_name N_entries = {"entries", 7u, 0x6f5882f3u};
-static const tpl_loc L_454 = {F_16, 45, 11};
-static const tpl_loc L_455 = {F_16, 46, 4};
-static const tpl_loc L_456 = {F_16, 46, 7};
-static const tpl_loc L_457 = {F_16, 46, 22};
-static const tpl_loc L_458 = {F_16, 47, 4};
+static const tpl_loc L_457 = {F_16, 45, 11};
+static const tpl_loc L_458 = {F_16, 46, 4};
+static const tpl_loc L_459 = {F_16, 46, 7};
+static const tpl_loc L_460 = {F_16, 46, 22};
+static const tpl_loc L_461 = {F_16, 47, 4};
 static const tpl_name N_open = {"open", 4u, 0xd35ec4c9u};
-static const tpl_loc L_459 = {F_16, 49, 4};
-static const tpl_loc L_460 = {F_16, 49, 17};
-static const tpl_loc L_461 = {F_16, 50, 4};
-static const tpl_loc L_462 = {F_16, 50, 7};
-static const tpl_loc L_463 = {F_16, 50, 19};
-static const tpl_loc L_464 = {F_16, 51, 4};
-static const tpl_loc L_465 = {F_16, 51, 7};
-static const tpl_loc L_466 = {F_16, 51, 13};
+static const tpl_loc L_462 = {F_16, 49, 4};
+static const tpl_loc L_463 = {F_16, 49, 17};
+static const tpl_loc L_464 = {F_16, 50, 4};
+static const tpl_loc L_465 = {F_16, 50, 7};
+static const tpl_loc L_466 = {F_16, 50, 19};
+static const tpl_loc L_467 = {F_16, 51, 4};
+static const tpl_loc L_468 = {F_16, 51, 7};
+static const tpl_loc L_469 = {F_16, 51, 13};
 static const tpl_name N_level = {"level", 5u, 0x9b99e7ddu};
-static const tpl_loc L_467 = {F_16, 51, 26};
-static const tpl_loc L_468 = {F_16, 54, 4};
-static const tpl_loc L_469 = {F_16, 54, 40};
-static const tpl_loc L_470 = {F_16, 54, 46};
-static const tpl_loc L_471 = {F_16, 54, 23};
-static const tpl_loc L_472 = {F_16, 54, 53};
+static const tpl_loc L_470 = {F_16, 51, 26};
+static const tpl_loc L_471 = {F_16, 54, 4};
+static const tpl_loc L_472 = {F_16, 54, 40};
+static const tpl_loc L_473 = {F_16, 54, 46};
+static const tpl_loc L_474 = {F_16, 54, 23};
+static const tpl_loc L_475 = {F_16, 54, 53};
 static const tpl_name N_closing = {"closing", 7u, 0x35930244u};
-static const tpl_loc L_473 = {F_16, 56, 4};
-static const tpl_loc L_474 = {F_16, 56, 7};
-static const tpl_loc L_475 = {F_16, 56, 24};
-static const tpl_loc L_476 = {F_16, 56, 34};
-static const tpl_loc L_477 = {F_16, 58, 4};
-static const tpl_loc L_478 = {F_16, 58, 15};
-static const tpl_loc L_479 = {F_16, 58, 34};
-static const tpl_loc L_480 = {F_16, 58, 41};
-static const tpl_loc L_481 = {F_16, 58, 20};
-static const tpl_loc L_482 = {F_16, 61, 4};
-static const tpl_loc L_483 = {F_16, 61, 15};
-static const tpl_loc L_484 = {F_16, 61, 27};
-static const tpl_loc L_485 = {F_16, 61, 33};
-static const tpl_loc L_486 = {F_16, 61, 20};
-static const tpl_loc L_487 = {F_16, 62, 15};
-static const tpl_loc L_488 = {F_16, 62, 50};
-static const tpl_loc L_489 = {F_16, 62, 53};
-static const tpl_loc L_490 = {F_16, 62, 59};
+static const tpl_loc L_476 = {F_16, 56, 4};
+static const tpl_loc L_477 = {F_16, 56, 7};
+static const tpl_loc L_478 = {F_16, 56, 24};
+static const tpl_loc L_479 = {F_16, 56, 34};
+static const tpl_loc L_480 = {F_16, 58, 4};
+static const tpl_loc L_481 = {F_16, 58, 15};
+static const tpl_loc L_482 = {F_16, 58, 34};
+static const tpl_loc L_483 = {F_16, 58, 41};
+static const tpl_loc L_484 = {F_16, 58, 20};
+static const tpl_loc L_485 = {F_16, 61, 4};
+static const tpl_loc L_486 = {F_16, 61, 15};
+static const tpl_loc L_487 = {F_16, 61, 27};
+static const tpl_loc L_488 = {F_16, 61, 33};
+static const tpl_loc L_489 = {F_16, 61, 20};
+static const tpl_loc L_490 = {F_16, 62, 15};
+static const tpl_loc L_491 = {F_16, 62, 50};
+static const tpl_loc L_492 = {F_16, 62, 53};
+static const tpl_loc L_493 = {F_16, 62, 59};
 static const tpl_name N_config = {"config", 6u, 0x23ff66c7u};
-static const tpl_loc L_491 = {F_16, 62, 66};
-static const tpl_loc L_492 = {F_16, 62, 74};
-static const tpl_loc L_493 = {F_16, 62, 96};
-static const tpl_loc L_494 = {F_16, 62, 99};
-static const tpl_loc L_495 = {F_16, 62, 105};
-static const tpl_loc L_496 = {F_16, 62, 124};
-static const tpl_loc L_497 = {F_16, 62, 127};
-static const tpl_loc L_498 = {F_16, 62, 134};
-static const tpl_loc L_499 = {F_16, 62, 163};
-static const tpl_loc L_500 = {F_16, 62, 173};
-static const tpl_loc L_501 = {F_16, 62, 176};
+static const tpl_loc L_494 = {F_16, 62, 66};
+static const tpl_loc L_495 = {F_16, 62, 74};
+static const tpl_loc L_496 = {F_16, 62, 96};
+static const tpl_loc L_497 = {F_16, 62, 99};
+static const tpl_loc L_498 = {F_16, 62, 105};
+static const tpl_loc L_499 = {F_16, 62, 124};
+static const tpl_loc L_500 = {F_16, 62, 127};
+static const tpl_loc L_501 = {F_16, 62, 134};
+static const tpl_loc L_502 = {F_16, 62, 163};
+static const tpl_loc L_503 = {F_16, 62, 173};
+static const tpl_loc L_504 = {F_16, 62, 176};
 static const tpl_name N_link_text = {"link_text", 9u, 0x4ace37a9u};
-static const tpl_loc L_502 = {F_16, 65, 4};
-static const tpl_loc L_503 = {F_16, 65, 7};
-static const tpl_loc L_504 = {F_16, 65, 12};
-static const tpl_loc L_505 = {F_16, 65, 28};
-static const tpl_loc L_506 = {F_16, 65, 46};
-static const tpl_loc L_507 = {F_16, 65, 38};
+static const tpl_loc L_505 = {F_16, 65, 4};
+static const tpl_loc L_506 = {F_16, 65, 7};
+static const tpl_loc L_507 = {F_16, 65, 12};
+static const tpl_loc L_508 = {F_16, 65, 28};
+static const tpl_loc L_509 = {F_16, 65, 46};
+static const tpl_loc L_510 = {F_16, 65, 38};
 static const tpl_name N_nodes = {"nodes", 5u, 0x514e905au};
-static const tpl_loc L_508 = {F_16, 75, 11};
-static const tpl_loc L_509 = {F_16, 76, 4};
-static const tpl_loc L_510 = {F_16, 76, 7};
-static const tpl_loc L_511 = {F_16, 76, 20};
-static const tpl_loc L_512 = {F_16, 78, 4};
+static const tpl_loc L_511 = {F_16, 75, 11};
+static const tpl_loc L_512 = {F_16, 76, 4};
+static const tpl_loc L_513 = {F_16, 76, 7};
+static const tpl_loc L_514 = {F_16, 76, 20};
+static const tpl_loc L_515 = {F_16, 78, 4};
 static const tpl_name N_node = {"node", 4u, 0xb1c14e0du};
-static const tpl_loc L_513 = {F_16, 79, 14};
-static const tpl_loc L_514 = {F_16, 79, 22};
-static const tpl_loc L_515 = {F_16, 79, 30};
-static const tpl_loc L_516 = {F_16, 79, 33};
-static const tpl_loc L_517 = {F_16, 80, 5};
-static const tpl_loc L_518 = {F_16, 82, 1};
-static const tpl_loc L_519 = {F_16, 82, 24};
+static const tpl_loc L_516 = {F_16, 79, 14};
+static const tpl_loc L_517 = {F_16, 79, 22};
+static const tpl_loc L_518 = {F_16, 79, 30};
+static const tpl_loc L_519 = {F_16, 79, 33};
+static const tpl_loc L_520 = {F_16, 80, 5};
+static const tpl_loc L_521 = {F_16, 82, 1};
+static const tpl_loc L_522 = {F_16, 82, 24};
 static const tpl_name N_children = {"children", 8u, 0x67a9c9d2u};
-static const tpl_loc L_520 = {F_16, 82, 4};
-static const tpl_loc L_521 = {F_16, 93, 4};
-static const tpl_loc L_522 = {F_16, 93, 16};
-static const tpl_loc L_523 = {F_16, 94, 15};
-static const tpl_loc L_524 = {F_16, 94, 23};
-static const tpl_loc L_525 = {F_16, 94, 41};
-static const tpl_loc L_526 = {F_16, 94, 49};
+static const tpl_loc L_523 = {F_16, 82, 4};
+static const tpl_loc L_524 = {F_16, 93, 4};
+static const tpl_loc L_525 = {F_16, 93, 16};
+static const tpl_loc L_526 = {F_16, 94, 15};
+static const tpl_loc L_527 = {F_16, 94, 23};
+static const tpl_loc L_528 = {F_16, 94, 41};
+static const tpl_loc L_529 = {F_16, 94, 49};
 static const tpl_name N_play_order = {"play_order", 10u, 0xc85e324cu};
-static const tpl_loc L_527 = {F_16, 95, 17};
-static const tpl_loc L_528 = {F_16, 95, 68};
-static const tpl_loc L_529 = {F_16, 95, 78};
-static const tpl_loc L_530 = {F_16, 96, 15};
-static const tpl_loc L_531 = {F_16, 96, 23};
-static const tpl_loc L_532 = {F_16, 97, 4};
-static const tpl_loc L_533 = {F_16, 98, 1};
-static const tpl_loc L_534 = {F_16, 98, 26};
-static const tpl_loc L_535 = {F_16, 98, 4};
+static const tpl_loc L_530 = {F_16, 95, 17};
+static const tpl_loc L_531 = {F_16, 95, 68};
+static const tpl_loc L_532 = {F_16, 95, 78};
+static const tpl_loc L_533 = {F_16, 96, 15};
+static const tpl_loc L_534 = {F_16, 96, 23};
+static const tpl_loc L_535 = {F_16, 97, 4};
+static const tpl_loc L_536 = {F_16, 98, 1};
+static const tpl_loc L_537 = {F_16, 98, 26};
+static const tpl_loc L_538 = {F_16, 98, 4};
 static const tpl_name N_ncx_points = {"ncx_points", 10u, 0x65cb753cu};
 static const char F_17[] = "partials/float-list.twig";
-static const tpl_loc L_536 = {F_17, 4, 4};
+static const tpl_loc L_539 = {F_17, 4, 4};
 static const tpl_name N_lists = {"lists", 5u, 0x61ad04f6u};
 static const tpl_name N_all = {"all", 3u, 0x13254bc4u};
 static const tpl_name N_one = {"one", 3u, 0xba2719efu};
-static const tpl_loc L_537 = {F_17, 4, 61};
-static const tpl_loc L_538 = {F_17, 4, 36};
-static const tpl_loc L_539 = {F_17, 5, 4};
-static const tpl_loc L_540 = {F_17, 5, 7};
-static const tpl_loc L_541 = {F_17, 5, 22};
-static const tpl_loc L_542 = {F_17, 7, 4};
-static const tpl_loc L_543 = {F_17, 8, 4};
-static const tpl_loc L_544 = {F_17, 8, 16};
-static const tpl_loc L_545 = {F_17, 8, 22};
+static const tpl_loc L_540 = {F_17, 4, 61};
+static const tpl_loc L_541 = {F_17, 4, 36};
+static const tpl_loc L_542 = {F_17, 5, 4};
+static const tpl_loc L_543 = {F_17, 5, 7};
+static const tpl_loc L_544 = {F_17, 5, 22};
+static const tpl_loc L_545 = {F_17, 7, 4};
+static const tpl_loc L_546 = {F_17, 8, 4};
+static const tpl_loc L_547 = {F_17, 8, 16};
+static const tpl_loc L_548 = {F_17, 8, 22};
 static const tpl_name N_float = {"float", 5u, 0xa6c45d85u};
-static const tpl_loc L_546 = {F_17, 9, 14};
-static const tpl_loc L_547 = {F_17, 9, 17};
-static const tpl_loc L_548 = {F_17, 9, 24};
-static const tpl_loc L_549 = {F_17, 9, 27};
-static const tpl_loc L_550 = {F_17, 9, 33};
-static const tpl_loc L_551 = {F_17, 9, 61};
-static const tpl_loc L_552 = {F_17, 9, 70};
-static const tpl_loc L_553 = {F_17, 9, 79};
-static const tpl_loc L_554 = {F_17, 9, 92};
+static const tpl_loc L_549 = {F_17, 9, 14};
+static const tpl_loc L_550 = {F_17, 9, 17};
+static const tpl_loc L_551 = {F_17, 9, 24};
+static const tpl_loc L_552 = {F_17, 9, 27};
+static const tpl_loc L_553 = {F_17, 9, 33};
+static const tpl_loc L_554 = {F_17, 9, 61};
+static const tpl_loc L_555 = {F_17, 9, 70};
+static const tpl_loc L_556 = {F_17, 9, 79};
+static const tpl_loc L_557 = {F_17, 9, 92};
 static const tpl_name N_kind = {"kind", 4u, 0xd913e243u};
-static const tpl_loc L_555 = {F_17, 9, 121};
-static const tpl_loc L_556 = {F_17, 9, 127};
-static const tpl_loc L_557 = {F_17, 9, 135};
-static const tpl_loc L_558 = {F_17, 9, 83};
-static const tpl_loc L_559 = {F_17, 9, 156};
-static const tpl_loc L_560 = {F_17, 9, 165};
-static const tpl_loc L_561 = {F_17, 9, 176};
+static const tpl_loc L_558 = {F_17, 9, 121};
+static const tpl_loc L_559 = {F_17, 9, 127};
+static const tpl_loc L_560 = {F_17, 9, 135};
+static const tpl_loc L_561 = {F_17, 9, 83};
+static const tpl_loc L_562 = {F_17, 9, 156};
+static const tpl_loc L_563 = {F_17, 9, 165};
+static const tpl_loc L_564 = {F_17, 9, 176};
 static const char F_18[] = "partials/head.twig";
-static const tpl_loc L_562 = {F_18, 4, 8};
-static const tpl_loc L_563 = {F_18, 4, 11};
+static const tpl_loc L_565 = {F_18, 4, 8};
+static const tpl_loc L_566 = {F_18, 4, 11};
 static const tpl_name N_page_title = {"page_title", 10u, 0xa9497b4bu};
-static const tpl_loc L_564 = {F_18, 5, 4};
-static const tpl_loc L_565 = {F_18, 5, 7};
-static const tpl_loc L_566 = {F_18, 5, 12};
-static const tpl_loc L_567 = {F_18, 6, 30};
-static const tpl_loc L_568 = {F_18, 6, 45};
-static const tpl_loc L_569 = {F_18, 8, 4};
-static const tpl_loc L_570 = {F_18, 8, 44};
-static const tpl_loc L_571 = {F_18, 9, 35};
-static const tpl_loc L_572 = {F_18, 9, 43};
-static const tpl_loc L_573 = {F_18, 9, 55};
-static const tpl_loc L_574 = {F_18, 11, 33};
-static const tpl_loc L_575 = {F_18, 11, 74};
-static const tpl_loc L_576 = {F_18, 11, 79};
-static const tpl_loc L_577 = {F_18, 11, 113};
-static const tpl_loc L_578 = {F_18, 11, 117};
-static const tpl_loc L_579 = {F_18, 11, 131};
-static const tpl_loc L_580 = {F_18, 13, 4};
-static const tpl_loc L_581 = {F_18, 13, 7};
-static const tpl_loc L_582 = {F_18, 13, 15};
-static const tpl_loc L_583 = {F_18, 14, 30};
-static const tpl_loc L_584 = {F_18, 14, 33};
-static const tpl_loc L_585 = {F_18, 16, 4};
-static const tpl_loc L_586 = {F_18, 16, 7};
-static const tpl_loc L_587 = {F_18, 17, 30};
-static const tpl_loc L_588 = {F_18, 17, 33};
+static const tpl_loc L_567 = {F_18, 5, 4};
+static const tpl_loc L_568 = {F_18, 5, 7};
+static const tpl_loc L_569 = {F_18, 5, 12};
+static const tpl_loc L_570 = {F_18, 6, 30};
+static const tpl_loc L_571 = {F_18, 6, 45};
+static const tpl_loc L_572 = {F_18, 8, 4};
+static const tpl_loc L_573 = {F_18, 8, 44};
+static const tpl_loc L_574 = {F_18, 9, 35};
+static const tpl_loc L_575 = {F_18, 9, 43};
+static const tpl_loc L_576 = {F_18, 9, 55};
+static const tpl_loc L_577 = {F_18, 11, 33};
+static const tpl_loc L_578 = {F_18, 11, 74};
+static const tpl_loc L_579 = {F_18, 11, 79};
+static const tpl_loc L_580 = {F_18, 11, 113};
+static const tpl_loc L_581 = {F_18, 11, 117};
+static const tpl_loc L_582 = {F_18, 11, 131};
+static const tpl_loc L_583 = {F_18, 13, 4};
+static const tpl_loc L_584 = {F_18, 13, 7};
+static const tpl_loc L_585 = {F_18, 13, 15};
+static const tpl_loc L_586 = {F_18, 14, 30};
+static const tpl_loc L_587 = {F_18, 14, 33};
+static const tpl_loc L_588 = {F_18, 16, 4};
+static const tpl_loc L_589 = {F_18, 16, 7};
+static const tpl_loc L_590 = {F_18, 17, 30};
+static const tpl_loc L_591 = {F_18, 17, 33};
 static const char F_19[] = "partials/heading.twig";
-static const tpl_loc L_589 = {F_19, 6, 4};
-static const tpl_loc L_590 = {F_19, 7, 4};
-static const tpl_loc L_591 = {F_19, 7, 17};
-static const tpl_loc L_592 = {F_19, 7, 22};
-static const tpl_loc L_593 = {F_19, 7, 35};
+static const tpl_loc L_592 = {F_19, 6, 4};
+static const tpl_loc L_593 = {F_19, 7, 4};
+static const tpl_loc L_594 = {F_19, 7, 17};
+static const tpl_loc L_595 = {F_19, 7, 22};
+static const tpl_loc L_596 = {F_19, 7, 35};
 static const tpl_name N_words = {"words", 5u, 0x5cb7aa8au};
-static const tpl_loc L_594 = {F_19, 8, 4};
-static const tpl_loc L_595 = {F_19, 8, 7};
-static const tpl_loc L_596 = {F_19, 8, 12};
-static const tpl_loc L_597 = {F_19, 8, 22};
-static const tpl_loc L_598 = {F_19, 8, 39};
-static const tpl_loc L_599 = {F_19, 8, 45};
-static const tpl_loc L_600 = {F_19, 8, 60};
-static const tpl_loc L_601 = {F_19, 8, 66};
-static const tpl_loc L_602 = {F_19, 8, 74};
-static const tpl_loc L_603 = {F_19, 9, 46};
-static const tpl_loc L_604 = {F_19, 9, 49};
-static const tpl_loc L_605 = {F_19, 9, 70};
-static const tpl_loc L_606 = {F_19, 9, 77};
-static const tpl_loc L_607 = {F_19, 9, 55};
-static const tpl_loc L_608 = {F_19, 9, 82};
-static const tpl_loc L_609 = {F_19, 9, 129};
-static const tpl_loc L_610 = {F_19, 9, 132};
-static const tpl_loc L_611 = {F_19, 9, 139};
-static const tpl_loc L_612 = {F_19, 11, 21};
-static const tpl_loc L_613 = {F_19, 13, 5};
-static const tpl_loc L_614 = {F_19, 13, 28};
-static const tpl_loc L_615 = {F_19, 14, 5};
-static const tpl_loc L_616 = {F_19, 14, 13};
-static const tpl_loc L_617 = {F_19, 14, 41};
+static const tpl_loc L_597 = {F_19, 8, 4};
+static const tpl_loc L_598 = {F_19, 8, 7};
+static const tpl_loc L_599 = {F_19, 8, 12};
+static const tpl_loc L_600 = {F_19, 8, 22};
+static const tpl_loc L_601 = {F_19, 8, 39};
+static const tpl_loc L_602 = {F_19, 8, 45};
+static const tpl_loc L_603 = {F_19, 8, 60};
+static const tpl_loc L_604 = {F_19, 8, 66};
+static const tpl_loc L_605 = {F_19, 8, 74};
+static const tpl_loc L_606 = {F_19, 9, 46};
+static const tpl_loc L_607 = {F_19, 9, 49};
+static const tpl_loc L_608 = {F_19, 9, 70};
+static const tpl_loc L_609 = {F_19, 9, 77};
+static const tpl_loc L_610 = {F_19, 9, 55};
+static const tpl_loc L_611 = {F_19, 9, 82};
+static const tpl_loc L_612 = {F_19, 9, 129};
+static const tpl_loc L_613 = {F_19, 9, 132};
+static const tpl_loc L_614 = {F_19, 9, 139};
+static const tpl_loc L_615 = {F_19, 11, 21};
+static const tpl_loc L_616 = {F_19, 13, 5};
+static const tpl_loc L_617 = {F_19, 13, 28};
+static const tpl_loc L_618 = {F_19, 14, 5};
+static const tpl_loc L_619 = {F_19, 14, 13};
+static const tpl_loc L_620 = {F_19, 14, 41};
 static const char F_20[] = "partials/macros.twig";
-static const tpl_loc L_618 = {F_20, 6, 4};
-static const tpl_loc L_619 = {F_20, 6, 7};
-static const tpl_loc L_620 = {F_20, 6, 13};
-static const tpl_loc L_621 = {F_20, 6, 41};
-static const tpl_loc L_622 = {F_20, 6, 68};
-static const tpl_loc L_623 = {F_20, 6, 77};
-static const tpl_loc L_624 = {F_20, 6, 108};
-static const tpl_loc L_625 = {F_20, 6, 117};
-static const tpl_loc L_626 = {F_20, 13, 4};
-static const tpl_loc L_627 = {F_20, 14, 4};
-static const tpl_loc L_628 = {F_20, 14, 16};
-static const tpl_loc L_629 = {F_20, 14, 46};
-static const tpl_loc L_630 = {F_20, 14, 64};
-static const tpl_loc L_631 = {F_20, 14, 74};
-static const tpl_loc L_632 = {F_20, 15, 1};
-static const tpl_loc L_633 = {F_20, 15, 57};
-static const tpl_loc L_634 = {F_20, 15, 5};
+static const tpl_loc L_621 = {F_20, 6, 4};
+static const tpl_loc L_622 = {F_20, 6, 7};
+static const tpl_loc L_623 = {F_20, 6, 13};
+static const tpl_loc L_624 = {F_20, 6, 41};
+static const tpl_loc L_625 = {F_20, 6, 68};
+static const tpl_loc L_626 = {F_20, 6, 77};
+static const tpl_loc L_627 = {F_20, 6, 108};
+static const tpl_loc L_628 = {F_20, 6, 117};
+static const tpl_loc L_629 = {F_20, 13, 4};
+static const tpl_loc L_630 = {F_20, 14, 4};
+static const tpl_loc L_631 = {F_20, 14, 16};
+static const tpl_loc L_632 = {F_20, 14, 46};
+static const tpl_loc L_633 = {F_20, 14, 64};
+static const tpl_loc L_634 = {F_20, 14, 74};
+static const tpl_loc L_635 = {F_20, 15, 1};
+static const tpl_loc L_636 = {F_20, 15, 57};
+static const tpl_loc L_637 = {F_20, 15, 5};
 static const tpl_name N_label_title = {"label_title", 11u, 0x5a54e4b0u};
-static const tpl_loc L_635 = {F_20, 21, 1};
-static const tpl_loc L_636 = {F_20, 21, 28};
-static const tpl_loc L_637 = {F_20, 21, 34};
-static const tpl_loc L_638 = {F_20, 21, 49};
-static const tpl_loc L_639 = {F_20, 21, 4};
-static const tpl_loc L_640 = {F_20, 21, 57};
-static const tpl_loc L_641 = {F_20, 21, 67};
+static const tpl_loc L_638 = {F_20, 21, 1};
+static const tpl_loc L_639 = {F_20, 21, 28};
+static const tpl_loc L_640 = {F_20, 21, 34};
+static const tpl_loc L_641 = {F_20, 21, 49};
+static const tpl_loc L_642 = {F_20, 21, 4};
+static const tpl_loc L_643 = {F_20, 21, 57};
+static const tpl_loc L_644 = {F_20, 21, 67};
 static const tpl_name N_current = {"current", 7u, 0xd965bbdau};
-static const tpl_loc L_642 = {F_20, 29, 4};
-static const tpl_loc L_643 = {F_20, 29, 7};
-static const tpl_loc L_644 = {F_20, 29, 22};
-static const tpl_loc L_645 = {F_20, 30, 4};
-static const tpl_loc L_646 = {F_20, 32, 4};
-static const tpl_loc L_647 = {F_20, 32, 17};
-static const tpl_loc L_648 = {F_20, 33, 4};
-static const tpl_loc L_649 = {F_20, 33, 7};
-static const tpl_loc L_650 = {F_20, 33, 19};
-static const tpl_loc L_651 = {F_20, 34, 4};
-static const tpl_loc L_652 = {F_20, 34, 7};
-static const tpl_loc L_653 = {F_20, 34, 13};
-static const tpl_loc L_654 = {F_20, 34, 26};
-static const tpl_loc L_655 = {F_20, 37, 4};
-static const tpl_loc L_656 = {F_20, 37, 40};
-static const tpl_loc L_657 = {F_20, 37, 46};
-static const tpl_loc L_658 = {F_20, 37, 23};
-static const tpl_loc L_659 = {F_20, 37, 53};
-static const tpl_loc L_660 = {F_20, 39, 4};
-static const tpl_loc L_661 = {F_20, 39, 7};
-static const tpl_loc L_662 = {F_20, 39, 24};
-static const tpl_loc L_663 = {F_20, 39, 34};
-static const tpl_loc L_664 = {F_20, 41, 4};
-static const tpl_loc L_665 = {F_20, 41, 15};
-static const tpl_loc L_666 = {F_20, 41, 34};
-static const tpl_loc L_667 = {F_20, 41, 41};
-static const tpl_loc L_668 = {F_20, 41, 20};
-static const tpl_loc L_669 = {F_20, 44, 4};
-static const tpl_loc L_670 = {F_20, 44, 15};
-static const tpl_loc L_671 = {F_20, 44, 27};
-static const tpl_loc L_672 = {F_20, 44, 33};
-static const tpl_loc L_673 = {F_20, 44, 20};
-static const tpl_loc L_674 = {F_20, 45, 4};
-static const tpl_loc L_675 = {F_20, 45, 34};
-static const tpl_loc L_676 = {F_20, 45, 40};
-static const tpl_loc L_677 = {F_20, 46, 15};
-static const tpl_loc L_678 = {F_20, 46, 50};
-static const tpl_loc L_679 = {F_20, 46, 53};
-static const tpl_loc L_680 = {F_20, 46, 59};
-static const tpl_loc L_681 = {F_20, 46, 66};
-static const tpl_loc L_682 = {F_20, 46, 74};
-static const tpl_loc L_683 = {F_20, 46, 96};
-static const tpl_loc L_684 = {F_20, 46, 99};
-static const tpl_loc L_685 = {F_20, 46, 105};
-static const tpl_loc L_686 = {F_20, 46, 124};
-static const tpl_loc L_687 = {F_20, 46, 127};
-static const tpl_loc L_688 = {F_20, 46, 134};
-static const tpl_loc L_689 = {F_20, 46, 137};
-static const tpl_loc L_690 = {F_20, 46, 147};
-static const tpl_loc L_691 = {F_20, 46, 150};
-static const tpl_loc L_692 = {F_20, 46, 211};
-static const tpl_loc L_693 = {F_20, 46, 214};
-static const tpl_loc L_694 = {F_20, 49, 4};
-static const tpl_loc L_695 = {F_20, 49, 7};
-static const tpl_loc L_696 = {F_20, 49, 12};
-static const tpl_loc L_697 = {F_20, 49, 28};
-static const tpl_loc L_698 = {F_20, 49, 46};
-static const tpl_loc L_699 = {F_20, 49, 38};
+static const tpl_loc L_645 = {F_20, 29, 4};
+static const tpl_loc L_646 = {F_20, 29, 7};
+static const tpl_loc L_647 = {F_20, 29, 22};
+static const tpl_loc L_648 = {F_20, 30, 4};
+static const tpl_loc L_649 = {F_20, 32, 4};
+static const tpl_loc L_650 = {F_20, 32, 17};
+static const tpl_loc L_651 = {F_20, 33, 4};
+static const tpl_loc L_652 = {F_20, 33, 7};
+static const tpl_loc L_653 = {F_20, 33, 19};
+static const tpl_loc L_654 = {F_20, 34, 4};
+static const tpl_loc L_655 = {F_20, 34, 7};
+static const tpl_loc L_656 = {F_20, 34, 13};
+static const tpl_loc L_657 = {F_20, 34, 26};
+static const tpl_loc L_658 = {F_20, 37, 4};
+static const tpl_loc L_659 = {F_20, 37, 40};
+static const tpl_loc L_660 = {F_20, 37, 46};
+static const tpl_loc L_661 = {F_20, 37, 23};
+static const tpl_loc L_662 = {F_20, 37, 53};
+static const tpl_loc L_663 = {F_20, 39, 4};
+static const tpl_loc L_664 = {F_20, 39, 7};
+static const tpl_loc L_665 = {F_20, 39, 24};
+static const tpl_loc L_666 = {F_20, 39, 34};
+static const tpl_loc L_667 = {F_20, 41, 4};
+static const tpl_loc L_668 = {F_20, 41, 15};
+static const tpl_loc L_669 = {F_20, 41, 34};
+static const tpl_loc L_670 = {F_20, 41, 41};
+static const tpl_loc L_671 = {F_20, 41, 20};
+static const tpl_loc L_672 = {F_20, 44, 4};
+static const tpl_loc L_673 = {F_20, 44, 15};
+static const tpl_loc L_674 = {F_20, 44, 27};
+static const tpl_loc L_675 = {F_20, 44, 33};
+static const tpl_loc L_676 = {F_20, 44, 20};
+static const tpl_loc L_677 = {F_20, 45, 4};
+static const tpl_loc L_678 = {F_20, 45, 34};
+static const tpl_loc L_679 = {F_20, 45, 40};
+static const tpl_loc L_680 = {F_20, 46, 15};
+static const tpl_loc L_681 = {F_20, 46, 50};
+static const tpl_loc L_682 = {F_20, 46, 53};
+static const tpl_loc L_683 = {F_20, 46, 59};
+static const tpl_loc L_684 = {F_20, 46, 66};
+static const tpl_loc L_685 = {F_20, 46, 74};
+static const tpl_loc L_686 = {F_20, 46, 96};
+static const tpl_loc L_687 = {F_20, 46, 99};
+static const tpl_loc L_688 = {F_20, 46, 105};
+static const tpl_loc L_689 = {F_20, 46, 124};
+static const tpl_loc L_690 = {F_20, 46, 127};
+static const tpl_loc L_691 = {F_20, 46, 134};
+static const tpl_loc L_692 = {F_20, 46, 137};
+static const tpl_loc L_693 = {F_20, 46, 147};
+static const tpl_loc L_694 = {F_20, 46, 150};
+static const tpl_loc L_695 = {F_20, 46, 211};
+static const tpl_loc L_696 = {F_20, 46, 214};
+static const tpl_loc L_697 = {F_20, 49, 4};
+static const tpl_loc L_698 = {F_20, 49, 7};
+static const tpl_loc L_699 = {F_20, 49, 12};
+static const tpl_loc L_700 = {F_20, 49, 28};
+static const tpl_loc L_701 = {F_20, 49, 46};
+static const tpl_loc L_702 = {F_20, 49, 38};
 static const tpl_name N_class = {"class", 5u, 0xab3e0bffu};
-static const tpl_loc L_700 = {F_20, 57, 4};
-static const tpl_loc L_701 = {F_20, 57, 7};
-static const tpl_loc L_702 = {F_20, 57, 22};
-static const tpl_loc L_703 = {F_20, 58, 13};
-static const tpl_loc L_704 = {F_20, 58, 58};
-static const tpl_loc L_705 = {F_20, 58, 61};
-static const tpl_loc L_706 = {F_20, 59, 27};
-static const tpl_loc L_707 = {F_20, 59, 37};
-static const tpl_loc L_708 = {F_20, 59, 40};
-static const tpl_loc L_709 = {F_20, 60, 1};
-static const tpl_loc L_710 = {F_20, 60, 28};
-static const tpl_loc L_711 = {F_20, 60, 34};
-static const tpl_loc L_712 = {F_20, 60, 4};
+static const tpl_loc L_703 = {F_20, 57, 4};
+static const tpl_loc L_704 = {F_20, 57, 7};
+static const tpl_loc L_705 = {F_20, 57, 22};
+static const tpl_loc L_706 = {F_20, 58, 13};
+static const tpl_loc L_707 = {F_20, 58, 58};
+static const tpl_loc L_708 = {F_20, 58, 61};
+static const tpl_loc L_709 = {F_20, 59, 27};
+static const tpl_loc L_710 = {F_20, 59, 37};
+static const tpl_loc L_711 = {F_20, 59, 40};
+static const tpl_loc L_712 = {F_20, 60, 1};
+static const tpl_loc L_713 = {F_20, 60, 28};
+static const tpl_loc L_714 = {F_20, 60, 34};
+static const tpl_loc L_715 = {F_20, 60, 4};
 static const tpl_name N_toc_list = {"toc_list", 8u, 0x4d6ceb3au};
+static const tpl_name N_s = {"s", 1u, 0xf60c4582u};
+static const tpl_loc L_716 = {F_20, 71, 1};
+static const tpl_loc L_717 = {F_20, 71, 4};
+static const tpl_loc L_718 = {F_20, 71, 6};
 static const char F_21[] = "style.css.twig";
-static const tpl_loc L_713 = {F_21, 194, 12};
-static const tpl_loc L_714 = {F_21, 13, 10};
+static const tpl_loc L_719 = {F_21, 194, 12};
+static const tpl_loc L_720 = {F_21, 13, 10};
 static const tpl_name N_base = {"base", 4u, 0x3ddc94d8u};
-static const tpl_loc L_715 = {F_21, 21, 10};
+static const tpl_loc L_721 = {F_21, 21, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_716 = {F_21, 90, 10};
-static const tpl_loc L_717 = {F_21, 168, 10};
+static const tpl_loc L_722 = {F_21, 90, 10};
+static const tpl_loc L_723 = {F_21, 168, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_718 = {F_21, 196, 10};
+static const tpl_loc L_724 = {F_21, 196, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_719 = {F_21, 222, 10};
+static const tpl_loc L_725 = {F_21, 222, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_720 = {F_21, 245, 10};
+static const tpl_loc L_726 = {F_21, 245, 10};
 static const tpl_name N_items = {"items", 5u, 0x3a79338fu};
-static const tpl_loc L_721 = {F_21, 316, 10};
+static const tpl_loc L_727 = {F_21, 316, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_722 = {F_21, 333, 10};
+static const tpl_loc L_728 = {F_21, 333, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
 static const char F_22[] = "table.twig";
-static const tpl_loc L_723 = {F_22, 4, 4};
-static const tpl_loc L_724 = {F_22, 4, 20};
-static const tpl_loc L_725 = {F_22, 4, 25};
-static const tpl_loc L_726 = {F_22, 4, 39};
+static const tpl_loc L_729 = {F_22, 4, 4};
+static const tpl_loc L_730 = {F_22, 4, 20};
+static const tpl_loc L_731 = {F_22, 4, 25};
+static const tpl_loc L_732 = {F_22, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_727 = {F_22, 5, 25};
-static const tpl_loc L_728 = {F_22, 5, 28};
-static const tpl_loc L_729 = {F_22, 5, 33};
-static const tpl_loc L_730 = {F_22, 5, 45};
-static const tpl_loc L_731 = {F_22, 6, 4};
-static const tpl_loc L_732 = {F_22, 6, 7};
-static const tpl_loc L_733 = {F_22, 7, 31};
-static const tpl_loc L_734 = {F_22, 7, 51};
-static const tpl_loc L_735 = {F_22, 8, 5};
-static const tpl_loc L_736 = {F_22, 8, 13};
-static const tpl_loc L_737 = {F_22, 8, 41};
-static const tpl_loc L_738 = {F_22, 8, 67};
-static const tpl_loc L_739 = {F_22, 8, 75};
-static const tpl_loc L_740 = {F_22, 8, 108};
-static const tpl_loc L_741 = {F_22, 8, 116};
-static const tpl_loc L_742 = {F_22, 11, 42};
-static const tpl_loc L_743 = {F_22, 11, 103};
-static const tpl_loc L_744 = {F_22, 12, 1};
-static const tpl_loc L_745 = {F_22, 12, 9};
+static const tpl_loc L_733 = {F_22, 5, 25};
+static const tpl_loc L_734 = {F_22, 5, 28};
+static const tpl_loc L_735 = {F_22, 5, 33};
+static const tpl_loc L_736 = {F_22, 5, 45};
+static const tpl_loc L_737 = {F_22, 6, 4};
+static const tpl_loc L_738 = {F_22, 6, 7};
+static const tpl_loc L_739 = {F_22, 7, 31};
+static const tpl_loc L_740 = {F_22, 7, 51};
+static const tpl_loc L_741 = {F_22, 8, 5};
+static const tpl_loc L_742 = {F_22, 8, 13};
+static const tpl_loc L_743 = {F_22, 8, 41};
+static const tpl_loc L_744 = {F_22, 8, 67};
+static const tpl_loc L_745 = {F_22, 8, 75};
+static const tpl_loc L_746 = {F_22, 8, 108};
+static const tpl_loc L_747 = {F_22, 8, 116};
+static const tpl_loc L_748 = {F_22, 11, 42};
+static const tpl_loc L_749 = {F_22, 11, 103};
+static const tpl_loc L_750 = {F_22, 12, 1};
+static const tpl_loc L_751 = {F_22, 12, 9};
 static const char F_23[] = "title.md.twig";
-static const tpl_loc L_746 = {F_23, 3, 3};
-static const tpl_loc L_747 = {F_23, 3, 6};
-static const tpl_loc L_748 = {F_23, 3, 11};
-static const tpl_loc L_749 = {F_23, 3, 17};
-static const tpl_loc L_750 = {F_23, 5, 4};
-static const tpl_loc L_751 = {F_23, 5, 12};
-static const tpl_loc L_752 = {F_23, 6, 24};
-static const tpl_loc L_753 = {F_23, 6, 39};
-static const tpl_loc L_754 = {F_23, 9, 4};
-static const tpl_loc L_755 = {F_23, 9, 12};
-static const tpl_loc L_756 = {F_23, 10, 25};
-static const tpl_loc L_757 = {F_23, 10, 41};
+static const tpl_loc L_752 = {F_23, 6, 11};
+static const tpl_loc L_753 = {F_23, 7, 3};
+static const tpl_loc L_754 = {F_23, 7, 16};
+static const tpl_loc L_755 = {F_23, 7, 21};
+static const tpl_loc L_756 = {F_23, 7, 6};
+static const tpl_loc L_757 = {F_23, 9, 4};
+static const tpl_loc L_758 = {F_23, 9, 12};
+static const tpl_loc L_759 = {F_23, 10, 24};
+static const tpl_loc L_760 = {F_23, 10, 39};
+static const tpl_loc L_761 = {F_23, 10, 41};
+static const tpl_loc L_762 = {F_23, 13, 4};
+static const tpl_loc L_763 = {F_23, 13, 12};
+static const tpl_loc L_764 = {F_23, 14, 25};
+static const tpl_loc L_765 = {F_23, 14, 41};
+static const tpl_loc L_766 = {F_23, 14, 43};
 static const char F_24[] = "toc.ncx.twig";
-static const tpl_loc L_758 = {F_24, 4, 11};
-static const tpl_loc L_759 = {F_24, 6, 78};
-static const tpl_loc L_760 = {F_24, 6, 109};
-static const tpl_loc L_761 = {F_24, 6, 129};
-static const tpl_loc L_762 = {F_24, 8, 31};
-static const tpl_loc L_763 = {F_24, 8, 34};
-static const tpl_loc L_764 = {F_24, 8, 45};
-static const tpl_loc L_765 = {F_24, 9, 33};
-static const tpl_loc L_766 = {F_24, 9, 36};
+static const tpl_loc L_767 = {F_24, 4, 11};
+static const tpl_loc L_768 = {F_24, 6, 78};
+static const tpl_loc L_769 = {F_24, 6, 109};
+static const tpl_loc L_770 = {F_24, 6, 129};
+static const tpl_loc L_771 = {F_24, 8, 31};
+static const tpl_loc L_772 = {F_24, 8, 34};
+static const tpl_loc L_773 = {F_24, 8, 45};
+static const tpl_loc L_774 = {F_24, 9, 33};
+static const tpl_loc L_775 = {F_24, 9, 36};
 static const tpl_name N_depth = {"depth", 5u, 0xfe759eeau};
-static const tpl_loc L_767 = {F_24, 13, 17};
-static const tpl_loc L_768 = {F_24, 13, 20};
-static const tpl_loc L_769 = {F_24, 13, 25};
-static const tpl_loc L_770 = {F_24, 13, 31};
-static const tpl_loc L_771 = {F_24, 14, 4};
-static const tpl_loc L_772 = {F_24, 14, 12};
-static const tpl_loc L_773 = {F_24, 15, 18};
-static const tpl_loc L_774 = {F_24, 15, 33};
-static const tpl_loc L_775 = {F_24, 18, 1};
-static const tpl_loc L_776 = {F_24, 18, 4};
+static const tpl_loc L_776 = {F_24, 13, 17};
+static const tpl_loc L_777 = {F_24, 13, 20};
+static const tpl_loc L_778 = {F_24, 13, 25};
+static const tpl_loc L_779 = {F_24, 13, 31};
+static const tpl_loc L_780 = {F_24, 14, 4};
+static const tpl_loc L_781 = {F_24, 14, 12};
+static const tpl_loc L_782 = {F_24, 15, 18};
+static const tpl_loc L_783 = {F_24, 15, 33};
+static const tpl_loc L_784 = {F_24, 18, 1};
+static const tpl_loc L_785 = {F_24, 18, 4};
 static const char F_25[] = "toc.twig";
-static const tpl_loc L_777 = {F_25, 6, 11};
-static const tpl_loc L_778 = {F_25, 7, 1};
-static const tpl_loc L_779 = {F_25, 7, 4};
-static const tpl_loc L_780 = {F_25, 7, 9};
-static const tpl_loc L_781 = {F_25, 8, 1};
+static const tpl_loc L_786 = {F_25, 6, 11};
+static const tpl_loc L_787 = {F_25, 7, 1};
+static const tpl_loc L_788 = {F_25, 7, 4};
+static const tpl_loc L_789 = {F_25, 7, 9};
+static const tpl_loc L_790 = {F_25, 8, 1};
 static const tpl_name N_toc = {"toc", 3u, 0x9a10c7c5u};
-static const tpl_loc L_782 = {F_25, 8, 29};
-static const tpl_loc L_783 = {F_25, 8, 4};
-static const tpl_loc L_784 = {F_25, 4, 12};
+static const tpl_loc L_791 = {F_25, 8, 29};
+static const tpl_loc L_792 = {F_25, 8, 4};
+static const tpl_loc L_793 = {F_25, 4, 12};
 
 static const tpl_template T0;
 static const tpl_template T1;
@@ -1058,8 +1069,8 @@ static void fn64(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static tpl_value fn66(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn65(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn67(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn68(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
+static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -1068,12 +1079,13 @@ static void fn74(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 static void fn75(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn76(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn77(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn78(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn79(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn80(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn81(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn82(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn83(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn82(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn83(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn84(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 
 /* ---- chunk.twig ---- */
 
@@ -3869,179 +3881,191 @@ static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)ctx;
   (void)blocks;
   const tpl_callable *k6 = NULL;
-  tpl_value v0 = tpl_null();
   tpl_value v1 = tpl_null();
-  tpl_value v3 = tpl_null();
-  tpl_value v6 = tpl_null();
-  tpl_value v16 = tpl_null();
-  tpl_value v23 = tpl_null();
-  tpl_value v24 = tpl_null();
+  tpl_value v2 = tpl_null();
+  tpl_value v5 = tpl_null();
+  tpl_value v9 = tpl_null();
+  tpl_value v20 = tpl_null();
+  tpl_value v27 = tpl_null();
+  tpl_value v28 = tpl_null();
   tpl_ic ic0 = {0, NULL};
   tpl_ic ic1 = {0, NULL};
   tpl_ic ic2 = {0, NULL};
   tpl_ic ic3 = {0, NULL};
 #line 4 "themes/tech/epub/edition.md.twig"
-  tpl_out(rt, "**", 2);
-#line 4 "themes/tech/epub/edition.md.twig"
   {
     rt->loc = &L_254;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_255);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_256, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_257);
-    tpl_out_value(rt, v2);
+    tpl_value v0 = tpl_str("partials/macros.twig", 20u);
+    tpl_import(rt, self, 0, v0, &L_254);
   }
-#line 4 "themes/tech/epub/edition.md.twig"
-  tpl_out(rt, "**", 2);
-#line 4 "themes/tech/epub/edition.md.twig"
-  {
-    rt->loc = &L_258;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_259, &ic1);
-    bool b4 = tpl_truthy(v3);
-    if (b4) {
-#line 4 "themes/tech/epub/edition.md.twig"
-      tpl_out(rt, "<br />\n", 7);
 #line 5 "themes/tech/epub/edition.md.twig"
+  tpl_out(rt, "**", 2);
+#line 5 "themes/tech/epub/edition.md.twig"
+  {
+    rt->loc = &L_255;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_256);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_257, &ic0);
+    const tpl_value a3[1] = {v2};
+    tpl_value v4 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a3, NULL, &L_258);
+    tpl_out_value(rt, v4);
+  }
+#line 5 "themes/tech/epub/edition.md.twig"
+  tpl_out(rt, "**", 2);
+#line 5 "themes/tech/epub/edition.md.twig"
+  {
+    rt->loc = &L_259;
+    v5 = tpl_getattr_name_ic(rt, v1, &N_author, &L_260, &ic1);
+    bool b6 = tpl_truthy(v5);
+    if (b6) {
+#line 5 "themes/tech/epub/edition.md.twig"
+      tpl_out(rt, "<br />\n", 7);
+#line 6 "themes/tech/epub/edition.md.twig"
       {
-        rt->loc = &L_260;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_261);
-        tpl_out_value(rt, v5);
+        rt->loc = &L_261;
+        const tpl_value a7[1] = {v5};
+        tpl_value v8 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a7, NULL, &L_262);
+        tpl_out_value(rt, v8);
       }
     }
   }
-#line 6 "themes/tech/epub/edition.md.twig"
+#line 7 "themes/tech/epub/edition.md.twig"
   tpl_out(rt, "\n\n", 2);
-#line 8 "themes/tech/epub/edition.md.twig"
+#line 9 "themes/tech/epub/edition.md.twig"
   {
-    rt->loc = &L_262;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_263, &ic2);
-    bool b7 = tpl_truthy(v6);
-    if (b7) {
-#line 8 "themes/tech/epub/edition.md.twig"
+    rt->loc = &L_263;
+    v9 = tpl_getattr_name_ic(rt, v1, &N_edition, &L_264, &ic2);
+    bool b10 = tpl_truthy(v9);
+    if (b10) {
+#line 9 "themes/tech/epub/edition.md.twig"
       {
-        rt->loc = &L_264;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_265);
-        tpl_out_value(rt, v8);
+        rt->loc = &L_265;
+        const tpl_value a11[1] = {v9};
+        tpl_value v12 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a11, NULL, &L_266);
+        tpl_out_value(rt, v12);
       }
-#line 8 "themes/tech/epub/edition.md.twig"
+#line 9 "themes/tech/epub/edition.md.twig"
       tpl_out(rt, ", ", 2);
     }
   }
-#line 8 "themes/tech/epub/edition.md.twig"
+#line 9 "themes/tech/epub/edition.md.twig"
   {
-    rt->loc = &L_266;
-    tpl_value v12 = tpl_null();
-    bool b11 = tpl_var_probe(rt, ctx, self, &N_book, &v12);
-    if (!b11)
-      v12 = tpl_null();
-    (void)b11;
-    tpl_value v13 = tpl_str("publication_date", 16);
-    tpl_value v10 = tpl_null();
-    bool b9 = tpl_has_attr(rt, v12, v13, &v10);
-    if (!b9)
-      v10 = tpl_null();
-    tpl_value v14;
-    if (b9 && !tpl_is_empty(rt, v10)) {
-      v14 = v10;
+    rt->loc = &L_267;
+    tpl_value v16 = tpl_null();
+    bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
+    if (!b15)
+      v16 = tpl_null();
+    (void)b15;
+    tpl_value v17 = tpl_str("publication_date", 16);
+    tpl_value v14 = tpl_null();
+    bool b13 = tpl_has_attr(rt, v16, v17, &v14);
+    if (!b13)
+      v14 = tpl_null();
+    tpl_value v18;
+    if (b13 && !tpl_is_empty(rt, v14)) {
+      v18 = v14;
     } else {
-      tpl_value v15 = tpl_str("now", 3u);
-      v14 = v15;
+      tpl_value v19 = tpl_str("now", 3u);
+      v18 = v19;
     }
-    v16 = tpl_var(rt, ctx, self, &N_app, &L_267);
-    tpl_value v17 = tpl_str("getLabel", 8u);
-    tpl_value v18 = tpl_str("date_format", 11u);
-    const tpl_value a19[1] = {v18};
-    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_268);
-    const tpl_value a21[2] = {v14, v20};
+    v20 = tpl_var(rt, ctx, self, &N_app, &L_268);
+    tpl_value v21 = tpl_str("getLabel", 8u);
+    tpl_value v22 = tpl_str("date_format", 11u);
+    const tpl_value a23[1] = {v22};
+    tpl_value v24 = tpl_call_method(rt, v20, v21, 1, a23, &L_269);
+    const tpl_value a25[2] = {v18, v24};
     if (!k6)
-      k6 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_269);
-    tpl_value v22 = k6->fn(rt, ctx, 2, a21, &L_269);
-    tpl_out_value(rt, v22);
+      k6 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_270);
+    tpl_value v26 = k6->fn(rt, ctx, 2, a25, &L_270);
+    tpl_out_value(rt, v26);
   }
-#line 8 "themes/tech/epub/edition.md.twig"
+#line 9 "themes/tech/epub/edition.md.twig"
   tpl_out(rt, "\n\n", 2);
-#line 10 "themes/tech/epub/edition.md.twig"
+#line 11 "themes/tech/epub/edition.md.twig"
   {
-    rt->loc = &L_270;
-    v23 = tpl_var(rt, ctx, self, &N_edition, &L_271);
-    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_272, &ic3);
-    bool b25 = tpl_truthy(v24);
-    if (b25) {
-#line 11 "themes/tech/epub/edition.md.twig"
+    rt->loc = &L_271;
+    v27 = tpl_var(rt, ctx, self, &N_edition, &L_272);
+    v28 = tpl_getattr_name_ic(rt, v27, &N_isbn, &L_273, &ic3);
+    bool b29 = tpl_truthy(v28);
+    if (b29) {
+#line 12 "themes/tech/epub/edition.md.twig"
       tpl_out(rt, "ISBN ", 5);
-#line 11 "themes/tech/epub/edition.md.twig"
+#line 12 "themes/tech/epub/edition.md.twig"
       {
-        rt->loc = &L_273;
-        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_274);
-        tpl_out_value(rt, v26);
+        rt->loc = &L_274;
+        const tpl_value a30[1] = {v28};
+        tpl_value v31 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a30, NULL, &L_275);
+        tpl_out_value(rt, v31);
       }
-#line 11 "themes/tech/epub/edition.md.twig"
+#line 12 "themes/tech/epub/edition.md.twig"
       tpl_out(rt, "\n\n", 2);
     }
   }
-#line 14 "themes/tech/epub/edition.md.twig"
+#line 15 "themes/tech/epub/edition.md.twig"
   {
-    rt->loc = &L_275;
-    tpl_value v27 = tpl_str("getLabel", 8u);
-    tpl_value v28 = tpl_str("published_with", 14u);
-    tpl_map *m29 = tpl_map_new(rt->arena, 1);
-    tpl_value v30 = tpl_str("generator", 9u);
-    tpl_value v36 = tpl_null();
-    bool b35 = tpl_var_probe(rt, ctx, self, &N_book, &v36);
-    if (!b35)
-      v36 = tpl_null();
-    (void)b35;
-    tpl_value v37 = tpl_str("generator", 9);
-    tpl_value v34 = tpl_null();
-    bool b33 = tpl_has_attr(rt, v36, v37, &v34);
-    if (!b33)
-      v34 = tpl_null();
-    (void)b33;
-    tpl_value v38 = tpl_str("name", 4);
-    tpl_value v32 = tpl_null();
-    bool b31 = tpl_has_attr(rt, v34, v38, &v32);
-    if (!b31)
-      v32 = tpl_null();
-    tpl_value v39;
-    if (b31 && v32.type != TPL_NULL) {
-      v39 = v32;
+    rt->loc = &L_276;
+    tpl_value v32 = tpl_str("getLabel", 8u);
+    tpl_value v33 = tpl_str("published_with", 14u);
+    tpl_map *m34 = tpl_map_new(rt->arena, 1);
+    tpl_value v35 = tpl_str("generator", 9u);
+    tpl_value v41 = tpl_null();
+    bool b40 = tpl_var_probe(rt, ctx, self, &N_book, &v41);
+    if (!b40)
+      v41 = tpl_null();
+    (void)b40;
+    tpl_value v42 = tpl_str("generator", 9);
+    tpl_value v39 = tpl_null();
+    bool b38 = tpl_has_attr(rt, v41, v42, &v39);
+    if (!b38)
+      v39 = tpl_null();
+    (void)b38;
+    tpl_value v43 = tpl_str("name", 4);
+    tpl_value v37 = tpl_null();
+    bool b36 = tpl_has_attr(rt, v39, v43, &v37);
+    if (!b36)
+      v37 = tpl_null();
+    tpl_value v44;
+    if (b36 && v37.type != TPL_NULL) {
+      v44 = v37;
     } else {
-      tpl_value v40 = tpl_str("Octavo", 6u);
-      v39 = v40;
+      tpl_value v45 = tpl_str("Octavo", 6u);
+      v44 = v45;
     }
-    tpl_value v41 = tpl_str(" ", 1u);
-    tpl_value v42 = tpl_op_concat(rt, v39, v41);
-    tpl_value v48 = tpl_null();
-    bool b47 = tpl_var_probe(rt, ctx, self, &N_book, &v48);
-    if (!b47)
-      v48 = tpl_null();
-    (void)b47;
-    tpl_value v49 = tpl_str("generator", 9);
-    tpl_value v46 = tpl_null();
-    bool b45 = tpl_has_attr(rt, v48, v49, &v46);
-    if (!b45)
-      v46 = tpl_null();
-    (void)b45;
-    tpl_value v50 = tpl_str("version", 7);
-    tpl_value v44 = tpl_null();
-    bool b43 = tpl_has_attr(rt, v46, v50, &v44);
-    if (!b43)
-      v44 = tpl_null();
-    tpl_value v51;
-    if (b43 && v44.type != TPL_NULL) {
-      v51 = v44;
+    tpl_value v46 = tpl_str(" ", 1u);
+    tpl_value v47 = tpl_op_concat(rt, v44, v46);
+    tpl_value v53 = tpl_null();
+    bool b52 = tpl_var_probe(rt, ctx, self, &N_book, &v53);
+    if (!b52)
+      v53 = tpl_null();
+    (void)b52;
+    tpl_value v54 = tpl_str("generator", 9);
+    tpl_value v51 = tpl_null();
+    bool b50 = tpl_has_attr(rt, v53, v54, &v51);
+    if (!b50)
+      v51 = tpl_null();
+    (void)b50;
+    tpl_value v55 = tpl_str("version", 7);
+    tpl_value v49 = tpl_null();
+    bool b48 = tpl_has_attr(rt, v51, v55, &v49);
+    if (!b48)
+      v49 = tpl_null();
+    tpl_value v56;
+    if (b48 && v49.type != TPL_NULL) {
+      v56 = v49;
     } else {
-      tpl_value v52 = tpl_str("getVersion", 10u);
-      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_276);
-      v51 = v53;
+      tpl_value v57 = tpl_str("getVersion", 10u);
+      tpl_value v58 = tpl_call_method(rt, v20, v57, 0, NULL, &L_277);
+      v56 = v58;
     }
-    tpl_value v54 = tpl_op_concat(rt, v42, v51);
-    tpl_map_set(rt->arena, m29, v30, v54);
-    tpl_value v55 = tpl_map_or_list(rt->arena, m29);
-    const tpl_value a56[2] = {v28, v55};
-    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_277);
-    tpl_out_value(rt, v57);
+    tpl_value v59 = tpl_op_concat(rt, v47, v56);
+    const tpl_value a60[1] = {v59};
+    tpl_value v61 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a60, NULL, &L_278);
+    tpl_map_set(rt->arena, m34, v35, v61);
+    tpl_value v62 = tpl_map_or_list(rt->arena, m34);
+    const tpl_value a63[2] = {v33, v62};
+    tpl_value v64 = tpl_call_method(rt, v20, v32, 2, a63, &L_279);
+    tpl_out_value(rt, v64);
   }
-#line 14 "themes/tech/epub/edition.md.twig"
+#line 15 "themes/tech/epub/edition.md.twig"
   tpl_out(rt, ".\n", 2);
 }
 
@@ -4078,16 +4102,16 @@ static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic9 = {0, NULL};
 #line 4 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_278;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_279);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_280, &ic0);
+    rt->loc = &L_280;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_281);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_282, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str("alt=\"", 5u);
       tpl_value v4 = tpl_op_concat(rt, v3, v1);
       tpl_value v5 = tpl_str("\"", 1u);
       tpl_value v6 = tpl_op_concat(rt, v4, v5);
-      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_281, &ic1);
+      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_283, &ic1);
       bool b8 = tpl_op_in(rt, v6, v7);
       b2 = b8;
     }
@@ -4098,10 +4122,10 @@ static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"figure ", 22);
 #line 5 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_282;
+    rt->loc = &L_284;
     tpl_value v10;
-    v11 = tpl_var(rt, ctx, self, &N_item, &L_283);
-    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_284, &ic2);
+    v11 = tpl_var(rt, ctx, self, &N_item, &L_285);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_286, &ic2);
     if (tpl_truthy(v12)) {
       v10 = v12;
     } else {
@@ -4114,15 +4138,15 @@ static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\"", 1);
 #line 5 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_285;
-    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_286, &ic3);
+    rt->loc = &L_287;
+    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_288, &ic3);
     bool b15 = tpl_truthy(v14);
     if (b15) {
 #line 5 "themes/tech/common/figure.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/tech/common/figure.twig"
       {
-        rt->loc = &L_287;
+        rt->loc = &L_289;
         tpl_out_value(rt, v14);
       }
 #line 5 "themes/tech/common/figure.twig"
@@ -4133,19 +4157,19 @@ static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_288;
-    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_289, &ic4);
+    rt->loc = &L_290;
+    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_291, &ic4);
     tpl_out_value(rt, v16);
   }
 #line 6 "themes/tech/common/figure.twig"
   tpl_out(rt, "\n", 1);
 #line 7 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_290;
-    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_291, &ic5);
+    rt->loc = &L_292;
+    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_293, &ic5);
     bool b18 = tpl_truthy(v17);
     if (!b18) {
-      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_292, &ic6);
+      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_294, &ic6);
       bool b20 = tpl_truthy(v19);
       b18 = b20;
     }
@@ -4154,22 +4178,22 @@ static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<figcaption class=\"caption\">", 28);
 #line 9 "themes/tech/common/figure.twig"
       {
-        rt->loc = &L_293;
+        rt->loc = &L_295;
         bool b21 = tpl_truthy(v17);
         if (b21) {
 #line 9 "themes/tech/common/figure.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 9 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_294;
+            rt->loc = &L_296;
             tpl_out_value(rt, v17);
           }
 #line 9 "themes/tech/common/figure.twig"
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_295;
-            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_296, &ic7);
+            rt->loc = &L_297;
+            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_298, &ic7);
             bool b23 = tpl_truthy(v22);
             if (b23) {
 #line 9 "themes/tech/common/figure.twig"
@@ -4180,16 +4204,16 @@ static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 10 "themes/tech/common/figure.twig"
       {
-        rt->loc = &L_297;
-        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_298);
+        rt->loc = &L_299;
+        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_300);
         bool b25 = tpl_truthy(v24);
         if (b25) {
 #line 10 "themes/tech/common/figure.twig"
           tpl_out(rt, "<span aria-hidden=\"true\">", 25);
 #line 10 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_299;
-            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_300, &ic8);
+            rt->loc = &L_301;
+            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_302, &ic8);
             tpl_out_value(rt, v26);
           }
 #line 10 "themes/tech/common/figure.twig"
@@ -4197,8 +4221,8 @@ static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         } else {
 #line 10 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_301;
-            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_302, &ic9);
+            rt->loc = &L_303;
+            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_304, &ic9);
             tpl_out_value(rt, v27);
           }
         }
@@ -4225,10 +4249,10 @@ static void fn31(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 13 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_303;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_304);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_305, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_306);
+    rt->loc = &L_305;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_306);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_307, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_308);
     tpl_out_value(rt, v2);
   }
 }
@@ -4260,13 +4284,13 @@ static void fn34(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 23 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_307;
+    rt->loc = &L_309;
     tpl_value v0 = tpl_str("partials/epub.twig", 18u);
-    tpl_import(rt, self, 0, v0, &L_307);
+    tpl_import(rt, self, 0, v0, &L_309);
   }
 #line 23 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_308;
+    rt->loc = &L_310;
     tpl_value v6 = tpl_null();
     bool b5 = tpl_var_probe(rt, ctx, self, &N_item, &v6);
     if (!b5)
@@ -4291,7 +4315,7 @@ static void fn34(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       v9 = v10;
     }
     const tpl_value a11[1] = {v9};
-    tpl_value v12 = tpl_call_macro(rt, self, 0, &N_matter, 1, 0, a11, NULL, &L_309);
+    tpl_value v12 = tpl_call_macro(rt, self, 0, &N_matter, 1, 0, a11, NULL, &L_311);
     tpl_out_value(rt, v12);
   }
 }
@@ -4328,7 +4352,7 @@ static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE html>\n", 55);
 #line 9 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_310;
+    rt->loc = &L_312;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_book, &v3);
     if (!b2)
@@ -4353,53 +4377,53 @@ static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v10 = tpl_map_or_list(rt->arena, m7);
     const tpl_value a11[2] = {v5, v10};
     if (!k7)
-      k7 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_311);
-    tpl_value v12 = k7->fn(rt, ctx, 2, a11, &L_311);
-    tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_312);
+      k7 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_313);
+    tpl_value v12 = k7->fn(rt, ctx, 2, a11, &L_313);
+    tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_314);
     tpl_ctx_set(rt, ctx, &N_lang, v13);
   }
 #line 10 "themes/tech/epub/layout.twig"
   tpl_out(rt, "<html xmlns=\"http://www.w3.org/1999/xhtml\" xmlns:epub=\"http://www.idpf.org/2007/ops\" lang=\"", 91);
 #line 10 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_313;
-    v14 = tpl_var(rt, ctx, self, &N_lang, &L_314);
+    rt->loc = &L_315;
+    v14 = tpl_var(rt, ctx, self, &N_lang, &L_316);
     tpl_out_value(rt, v14);
   }
 #line 10 "themes/tech/epub/layout.twig"
   tpl_out(rt, "\" xml:lang=\"", 12);
 #line 10 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_315;
+    rt->loc = &L_317;
     tpl_out_value(rt, v14);
   }
 #line 10 "themes/tech/epub/layout.twig"
   tpl_out(rt, "\">\n<head>\n<meta charset=\"UTF-8\" />\n<title>", 42);
 #line 13 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_316;
-    tpl_display_block(rt, ctx, blocks, &N_title, &L_316);
+    rt->loc = &L_318;
+    tpl_display_block(rt, ctx, blocks, &N_title, &L_318);
   }
 #line 13 "themes/tech/epub/layout.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 14 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_317;
-    tpl_display_block(rt, ctx, blocks, &N_head, &L_317);
+    rt->loc = &L_319;
+    tpl_display_block(rt, ctx, blocks, &N_head, &L_319);
   }
 #line 15 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_318;
-    v15 = tpl_var(rt, ctx, self, &N_edition, &L_319);
-    v16 = tpl_getattr_name_ic(rt, v15, &N_include_styles, &L_320, &ic0);
+    rt->loc = &L_320;
+    v15 = tpl_var(rt, ctx, self, &N_edition, &L_321);
+    v16 = tpl_getattr_name_ic(rt, v15, &N_include_styles, &L_322, &ic0);
     bool b17 = tpl_truthy(v16);
     if (b17) {
 #line 16 "themes/tech/epub/layout.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" type=\"text/css\" href=\"", 45);
 #line 16 "themes/tech/epub/layout.twig"
       {
-        rt->loc = &L_321;
-        v18 = tpl_var(rt, ctx, self, &N_root, &L_322);
+        rt->loc = &L_323;
+        v18 = tpl_var(rt, ctx, self, &N_root, &L_324);
         tpl_out_value(rt, v18);
       }
 #line 16 "themes/tech/epub/layout.twig"
@@ -4408,16 +4432,16 @@ static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 18 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_323;
-    v19 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_324);
+    rt->loc = &L_325;
+    v19 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_326);
     bool b20 = tpl_truthy(v19);
     if (b20) {
 #line 19 "themes/tech/epub/layout.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" type=\"text/css\" href=\"", 45);
 #line 19 "themes/tech/epub/layout.twig"
       {
-        rt->loc = &L_325;
-        v21 = tpl_var(rt, ctx, self, &N_root, &L_326);
+        rt->loc = &L_327;
+        v21 = tpl_var(rt, ctx, self, &N_root, &L_328);
         tpl_out_value(rt, v21);
       }
 #line 19 "themes/tech/epub/layout.twig"
@@ -4428,61 +4452,61 @@ static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "</head>\n", 8);
 #line 22 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_327;
+    rt->loc = &L_329;
     size_t c22 = tpl_capture_begin(rt);
 #line 22 "themes/tech/epub/layout.twig"
     {
-      rt->loc = &L_328;
-      tpl_display_block(rt, ctx, blocks, &N_body_class, &L_328);
+      rt->loc = &L_330;
+      tpl_display_block(rt, ctx, blocks, &N_body_class, &L_330);
     }
     tpl_value v23 = tpl_capture_end(rt, c22);
     tpl_ctx_set(rt, ctx, &N_body_class, v23);
   }
 #line 23 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_329;
+    rt->loc = &L_331;
     size_t c24 = tpl_capture_begin(rt);
 #line 23 "themes/tech/epub/layout.twig"
     {
-      rt->loc = &L_330;
-      tpl_display_block(rt, ctx, blocks, &N_matter, &L_330);
+      rt->loc = &L_332;
+      tpl_display_block(rt, ctx, blocks, &N_matter, &L_332);
     }
     tpl_value v25 = tpl_capture_end(rt, c24);
     tpl_ctx_set(rt, ctx, &N_matter, v25);
   }
 #line 24 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_331;
-    v26 = tpl_var(rt, ctx, self, &N_body_class, &L_332);
+    rt->loc = &L_333;
+    v26 = tpl_var(rt, ctx, self, &N_body_class, &L_334);
     const tpl_value a27[1] = {v26};
     if (!k8)
-      k8 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_333);
-    tpl_value v28 = k8->fn(rt, ctx, 1, a27, &L_333);
+      k8 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_335);
+    tpl_value v28 = k8->fn(rt, ctx, 1, a27, &L_335);
     tpl_ctx_set(rt, ctx, &N_body_class, v28);
   }
 #line 25 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_334;
-    v29 = tpl_var(rt, ctx, self, &N_matter, &L_335);
+    rt->loc = &L_336;
+    v29 = tpl_var(rt, ctx, self, &N_matter, &L_337);
     const tpl_value a30[1] = {v29};
     if (!k8)
-      k8 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_336);
-    tpl_value v31 = k8->fn(rt, ctx, 1, a30, &L_336);
+      k8 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_338);
+    tpl_value v31 = k8->fn(rt, ctx, 1, a30, &L_338);
     tpl_ctx_set(rt, ctx, &N_matter, v31);
   }
 #line 26 "themes/tech/epub/layout.twig"
   tpl_out(rt, "<body", 5);
 #line 26 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_337;
-    v32 = tpl_var(rt, ctx, self, &N_body_class, &L_338);
+    rt->loc = &L_339;
+    v32 = tpl_var(rt, ctx, self, &N_body_class, &L_340);
     bool b33 = tpl_truthy(v32);
     if (b33) {
 #line 26 "themes/tech/epub/layout.twig"
       tpl_out(rt, " class=\"", 8);
 #line 26 "themes/tech/epub/layout.twig"
       {
-        rt->loc = &L_339;
+        rt->loc = &L_341;
         tpl_out_value(rt, v32);
       }
 #line 26 "themes/tech/epub/layout.twig"
@@ -4491,15 +4515,15 @@ static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 26 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_340;
-    v34 = tpl_var(rt, ctx, self, &N_matter, &L_341);
+    rt->loc = &L_342;
+    v34 = tpl_var(rt, ctx, self, &N_matter, &L_343);
     bool b35 = tpl_truthy(v34);
     if (b35) {
 #line 26 "themes/tech/epub/layout.twig"
       tpl_out(rt, " epub:type=\"", 12);
 #line 26 "themes/tech/epub/layout.twig"
       {
-        rt->loc = &L_342;
+        rt->loc = &L_344;
         tpl_out_value(rt, v34);
       }
 #line 26 "themes/tech/epub/layout.twig"
@@ -4510,8 +4534,8 @@ static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 27 "themes/tech/epub/layout.twig"
   {
-    rt->loc = &L_343;
-    tpl_display_block(rt, ctx, blocks, &N_body, &L_343);
+    rt->loc = &L_345;
+    tpl_display_block(rt, ctx, blocks, &N_body, &L_345);
   }
 #line 28 "themes/tech/epub/layout.twig"
   tpl_out(rt, "</body>\n</html>\n", 16);
@@ -4526,62 +4550,69 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)ctx;
   (void)blocks;
   const tpl_callable *k9 = NULL;
-  tpl_value v10 = tpl_null();
   tpl_value v11 = tpl_null();
-  tpl_value v13 = tpl_null();
+  tpl_value v12 = tpl_null();
+  tpl_value v15 = tpl_null();
   tpl_ic ic0 = {0, NULL};
-#line 2 "themes/tech/contents/license.md.twig"
-  tpl_out(rt, "© ", 3);
-#line 2 "themes/tech/contents/license.md.twig"
-  {
-    rt->loc = &L_344;
-    tpl_value v3 = tpl_null();
-    bool b2 = tpl_var_probe(rt, ctx, self, &N_book, &v3);
-    if (!b2)
-      v3 = tpl_null();
-    (void)b2;
-    tpl_value v4 = tpl_str("publication_date", 16);
-    tpl_value v1 = tpl_null();
-    bool b0 = tpl_has_attr(rt, v3, v4, &v1);
-    if (!b0)
-      v1 = tpl_null();
-    tpl_value v5;
-    if (b0 && !tpl_is_empty(rt, v1)) {
-      v5 = v1;
-    } else {
-      tpl_value v6 = tpl_str("now", 3u);
-      v5 = v6;
-    }
-    tpl_value v7 = tpl_str("Y", 1u);
-    const tpl_value a8[2] = {v5, v7};
-    if (!k9)
-      k9 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_345);
-    tpl_value v9 = k9->fn(rt, ctx, 2, a8, &L_345);
-    tpl_out_value(rt, v9);
-  }
-#line 2 "themes/tech/contents/license.md.twig"
-  tpl_out(rt, " ", 1);
 #line 2 "themes/tech/contents/license.md.twig"
   {
     rt->loc = &L_346;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_347);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_348, &ic0);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_349);
-    tpl_out_value(rt, v12);
+    tpl_value v0 = tpl_str("partials/macros.twig", 20u);
+    tpl_import(rt, self, 0, v0, &L_346);
   }
-#line 2 "themes/tech/contents/license.md.twig"
-  tpl_out(rt, "\n\n", 2);
-#line 4 "themes/tech/contents/license.md.twig"
+#line 3 "themes/tech/contents/license.md.twig"
+  tpl_out(rt, "© ", 3);
+#line 3 "themes/tech/contents/license.md.twig"
   {
-    rt->loc = &L_350;
-    v13 = tpl_var(rt, ctx, self, &N_app, &L_351);
-    tpl_value v14 = tpl_str("getLabel", 8u);
-    tpl_value v15 = tpl_str("all_rights_reserved", 19u);
-    const tpl_value a16[1] = {v15};
-    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_352);
-    tpl_out_value(rt, v17);
+    rt->loc = &L_347;
+    tpl_value v4 = tpl_null();
+    bool b3 = tpl_var_probe(rt, ctx, self, &N_book, &v4);
+    if (!b3)
+      v4 = tpl_null();
+    (void)b3;
+    tpl_value v5 = tpl_str("publication_date", 16);
+    tpl_value v2 = tpl_null();
+    bool b1 = tpl_has_attr(rt, v4, v5, &v2);
+    if (!b1)
+      v2 = tpl_null();
+    tpl_value v6;
+    if (b1 && !tpl_is_empty(rt, v2)) {
+      v6 = v2;
+    } else {
+      tpl_value v7 = tpl_str("now", 3u);
+      v6 = v7;
+    }
+    tpl_value v8 = tpl_str("Y", 1u);
+    const tpl_value a9[2] = {v6, v8};
+    if (!k9)
+      k9 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_348);
+    tpl_value v10 = k9->fn(rt, ctx, 2, a9, &L_348);
+    tpl_out_value(rt, v10);
   }
-#line 4 "themes/tech/contents/license.md.twig"
+#line 3 "themes/tech/contents/license.md.twig"
+  tpl_out(rt, " ", 1);
+#line 3 "themes/tech/contents/license.md.twig"
+  {
+    rt->loc = &L_349;
+    v11 = tpl_var(rt, ctx, self, &N_book, &L_350);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_author, &L_351, &ic0);
+    const tpl_value a13[1] = {v12};
+    tpl_value v14 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a13, NULL, &L_352);
+    tpl_out_value(rt, v14);
+  }
+#line 3 "themes/tech/contents/license.md.twig"
+  tpl_out(rt, "\n\n", 2);
+#line 5 "themes/tech/contents/license.md.twig"
+  {
+    rt->loc = &L_353;
+    v15 = tpl_var(rt, ctx, self, &N_app, &L_354);
+    tpl_value v16 = tpl_str("getLabel", 8u);
+    tpl_value v17 = tpl_str("all_rights_reserved", 19u);
+    const tpl_value a18[1] = {v17};
+    tpl_value v19 = tpl_call_method(rt, v15, v16, 1, a18, &L_355);
+    tpl_out_value(rt, v19);
+  }
+#line 5 "themes/tech/contents/license.md.twig"
   tpl_out(rt, "\n", 1);
 }
 
@@ -4600,30 +4631,30 @@ static void fn38(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 4 "themes/tech/epub/lof.twig"
   {
-    rt->loc = &L_353;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_354);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_355, &ic0);
+    rt->loc = &L_356;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_357);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_358, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 4 "themes/tech/epub/lof.twig"
   tpl_out(rt, "\n", 1);
 #line 5 "themes/tech/epub/lof.twig"
   {
-    rt->loc = &L_356;
+    rt->loc = &L_359;
     tpl_value v2 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m3 = tpl_map_new(rt->arena, 2);
     tpl_value v4 = tpl_str("lists", 5u);
-    v5 = tpl_var(rt, ctx, self, &N_app, &L_357);
+    v5 = tpl_var(rt, ctx, self, &N_app, &L_360);
     tpl_value v6 = tpl_str("get", 3u);
     tpl_value v7 = tpl_str("publishing.list.images", 22u);
     const tpl_value a8[1] = {v7};
-    tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_358);
+    tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_361);
     tpl_map_set(rt->arena, m3, v4, v9);
     tpl_value v10 = tpl_str("kind", 4u);
     tpl_value v11 = tpl_str("figure", 6u);
     tpl_map_set(rt->arena, m3, v10, v11);
     tpl_value v12 = tpl_map_or_list(rt->arena, m3);
-    tpl_include(rt, ctx, v2, v12, false, false, &L_356);
+    tpl_include(rt, ctx, v2, v12, false, false, &L_359);
   }
 }
 
@@ -4635,9 +4666,9 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 2 "themes/tech/epub/lof.twig"
   {
-    rt->loc = &L_359;
+    rt->loc = &L_362;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_359);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_362);
   }
 }
 
@@ -4656,30 +4687,30 @@ static void fn40(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 4 "themes/tech/epub/lot.twig"
   {
-    rt->loc = &L_360;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_361);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_362, &ic0);
+    rt->loc = &L_363;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_364);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_365, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 4 "themes/tech/epub/lot.twig"
   tpl_out(rt, "\n", 1);
 #line 5 "themes/tech/epub/lot.twig"
   {
-    rt->loc = &L_363;
+    rt->loc = &L_366;
     tpl_value v2 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m3 = tpl_map_new(rt->arena, 2);
     tpl_value v4 = tpl_str("lists", 5u);
-    v5 = tpl_var(rt, ctx, self, &N_app, &L_364);
+    v5 = tpl_var(rt, ctx, self, &N_app, &L_367);
     tpl_value v6 = tpl_str("get", 3u);
     tpl_value v7 = tpl_str("publishing.list.tables", 22u);
     const tpl_value a8[1] = {v7};
-    tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_365);
+    tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_368);
     tpl_map_set(rt->arena, m3, v4, v9);
     tpl_value v10 = tpl_str("kind", 4u);
     tpl_value v11 = tpl_str("table", 5u);
     tpl_map_set(rt->arena, m3, v10, v11);
     tpl_value v12 = tpl_map_or_list(rt->arena, m3);
-    tpl_include(rt, ctx, v2, v12, false, false, &L_363);
+    tpl_include(rt, ctx, v2, v12, false, false, &L_366);
   }
 }
 
@@ -4691,9 +4722,9 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 2 "themes/tech/epub/lot.twig"
   {
-    rt->loc = &L_366;
+    rt->loc = &L_369;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_366);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_369);
   }
 }
 
@@ -4714,27 +4745,27 @@ static void fn42(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 8 "themes/tech/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_367;
+    rt->loc = &L_370;
     tpl_value v0;
-    v1 = tpl_var(rt, ctx, self, &N_app, &L_368);
+    v1 = tpl_var(rt, ctx, self, &N_app, &L_371);
     tpl_value v2 = tpl_str("getTitle", 8u);
     tpl_value v3 = tpl_str("toc", 3u);
     const tpl_value a4[1] = {v3};
-    tpl_value v5 = tpl_call_method(rt, v1, v2, 1, a4, &L_369);
+    tpl_value v5 = tpl_call_method(rt, v1, v2, 1, a4, &L_372);
     const tpl_value a6[1] = {v5};
     if (!k10)
-      k10 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_370);
-    tpl_value v7 = k10->fn(rt, ctx, 1, a6, &L_370);
+      k10 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_373);
+    tpl_value v7 = k10->fn(rt, ctx, 1, a6, &L_373);
     const tpl_value a8[1] = {v7};
     if (!k11)
-      k11 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_371);
-    tpl_value v9 = k11->fn(rt, ctx, 1, a8, &L_371);
+      k11 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_374);
+    tpl_value v9 = k11->fn(rt, ctx, 1, a8, &L_374);
     if (tpl_truthy(v9)) {
       v0 = v9;
     } else {
-      v10 = tpl_var(rt, ctx, self, &N_book, &L_372);
-      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_373, &ic0);
-      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_374);
+      v10 = tpl_var(rt, ctx, self, &N_book, &L_375);
+      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_376, &ic0);
+      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_377);
       v0 = v12;
     }
     tpl_out_value(rt, v0);
@@ -4788,28 +4819,28 @@ static void fn45(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic4 = {0, NULL};
 #line 12 "themes/tech/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_375;
+    rt->loc = &L_378;
     tpl_value v0 = tpl_str("partials/epub.twig", 18u);
-    tpl_import(rt, self, 1, v0, &L_375);
+    tpl_import(rt, self, 1, v0, &L_378);
   }
 #line 13 "themes/tech/epub/nav.xhtml.twig"
   tpl_out(rt, "<nav epub:type=\"toc\" id=\"toc\" role=\"doc-toc\" aria-labelledby=\"toc-title\">\n"
              "<h1 id=\"toc-title\">", 93);
 #line 14 "themes/tech/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_376;
-    v1 = tpl_var(rt, ctx, self, &N_app, &L_377);
+    rt->loc = &L_379;
+    v1 = tpl_var(rt, ctx, self, &N_app, &L_380);
     tpl_value v2 = tpl_str("getTitle", 8u);
     tpl_value v3 = tpl_str("toc", 3u);
     const tpl_value a4[1] = {v3};
-    tpl_value v5 = tpl_call_method(rt, v1, v2, 1, a4, &L_378);
+    tpl_value v5 = tpl_call_method(rt, v1, v2, 1, a4, &L_381);
     tpl_out_value(rt, v5);
   }
 #line 14 "themes/tech/epub/nav.xhtml.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 15 "themes/tech/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_379;
+    rt->loc = &L_382;
     tpl_value v7 = tpl_null();
     bool b6 = tpl_var_probe(rt, ctx, self, &N_toc_tree, &v7);
     if (!b6)
@@ -4823,14 +4854,14 @@ static void fn45(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       v8 = v10;
     }
     const tpl_value a11[1] = {v8};
-    tpl_value v12 = tpl_call_macro(rt, self, 1, &N_nav_list, 1, 0, a11, NULL, &L_380);
+    tpl_value v12 = tpl_call_macro(rt, self, 1, &N_nav_list, 1, 0, a11, NULL, &L_383);
     tpl_out_value(rt, v12);
   }
 #line 15 "themes/tech/epub/nav.xhtml.twig"
   tpl_out(rt, "\n</nav>\n", 8);
 #line 17 "themes/tech/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_381;
+    rt->loc = &L_384;
     tpl_value v14 = tpl_null();
     bool b13 = tpl_var_probe(rt, ctx, self, &N_landmarks, &v14);
     if (!b13)
@@ -4845,16 +4876,16 @@ static void fn45(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     const tpl_value a18[1] = {v15};
     if (!k12)
-      k12 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_382);
-    bool b19 = !tpl_truthy(k12->fn(rt, ctx, 1, a18, &L_382));
+      k12 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_385);
+    bool b19 = !tpl_truthy(k12->fn(rt, ctx, 1, a18, &L_385));
     if (b19) {
 #line 18 "themes/tech/epub/nav.xhtml.twig"
       tpl_out(rt, "<nav epub:type=\"landmarks\" id=\"landmarks\" hidden=\"hidden\">\n"
                  "<ol>\n", 64);
 #line 20 "themes/tech/epub/nav.xhtml.twig"
       {
-        rt->loc = &L_383;
-        v20 = tpl_var(rt, ctx, self, &N_landmarks, &L_384);
+        rt->loc = &L_386;
+        v20 = tpl_var(rt, ctx, self, &N_landmarks, &L_387);
         tpl_iter it21;
         tpl_for_begin(rt, &it21, ctx, v20, &N__key, &N_landmark, false);
         while (tpl_for_next(rt, &it21)) {
@@ -4865,25 +4896,25 @@ static void fn45(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "<li><a epub:type=\"", 18);
 #line 21 "themes/tech/epub/nav.xhtml.twig"
           {
-            rt->loc = &L_385;
-            v23 = tpl_getattr_name_ic(rt, v22, &N_type, &L_386, &ic0);
-            tpl_value v24 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_387);
+            rt->loc = &L_388;
+            v23 = tpl_getattr_name_ic(rt, v22, &N_type, &L_389, &ic0);
+            tpl_value v24 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_390);
             tpl_out_value(rt, v24);
           }
 #line 21 "themes/tech/epub/nav.xhtml.twig"
           tpl_out(rt, "\" href=\"", 8);
 #line 21 "themes/tech/epub/nav.xhtml.twig"
           {
-            rt->loc = &L_388;
-            v25 = tpl_getattr_name_ic(rt, v22, &N_url, &L_389, &ic1);
+            rt->loc = &L_391;
+            v25 = tpl_getattr_name_ic(rt, v22, &N_url, &L_392, &ic1);
             tpl_out_value(rt, v25);
           }
 #line 21 "themes/tech/epub/nav.xhtml.twig"
           tpl_out(rt, "\">", 2);
 #line 21 "themes/tech/epub/nav.xhtml.twig"
           {
-            rt->loc = &L_390;
-            v26 = tpl_getattr_name_ic(rt, v22, &N_title, &L_391, &ic2);
+            rt->loc = &L_393;
+            v26 = tpl_getattr_name_ic(rt, v22, &N_title, &L_394, &ic2);
             tpl_out_value(rt, v26);
           }
 #line 21 "themes/tech/epub/nav.xhtml.twig"
@@ -4896,7 +4927,7 @@ static void fn45(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   }
 #line 26 "themes/tech/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_392;
+    rt->loc = &L_395;
     tpl_value v28 = tpl_null();
     bool b27 = tpl_var_probe(rt, ctx, self, &N_page_list, &v28);
     if (!b27)
@@ -4911,16 +4942,16 @@ static void fn45(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     const tpl_value a32[1] = {v29};
     if (!k12)
-      k12 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_393);
-    bool b33 = !tpl_truthy(k12->fn(rt, ctx, 1, a32, &L_393));
+      k12 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_396);
+    bool b33 = !tpl_truthy(k12->fn(rt, ctx, 1, a32, &L_396));
     if (b33) {
 #line 27 "themes/tech/epub/nav.xhtml.twig"
       tpl_out(rt, "<nav epub:type=\"page-list\" id=\"page-list\" role=\"doc-pagelist\" hidden=\"hidden\">\n"
                  "<ol>\n", 84);
 #line 29 "themes/tech/epub/nav.xhtml.twig"
       {
-        rt->loc = &L_394;
-        v34 = tpl_var(rt, ctx, self, &N_page_list, &L_395);
+        rt->loc = &L_397;
+        v34 = tpl_var(rt, ctx, self, &N_page_list, &L_398);
         tpl_iter it35;
         tpl_for_begin(rt, &it35, ctx, v34, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it35)) {
@@ -4931,18 +4962,18 @@ static void fn45(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "<li><a href=\"", 13);
 #line 30 "themes/tech/epub/nav.xhtml.twig"
           {
-            rt->loc = &L_396;
-            v37 = tpl_getattr_name_ic(rt, v36, &N_url, &L_397, &ic3);
-            tpl_value v38 = tpl_escape_value(rt, v37, TPL_ESC_HTML, &L_398);
+            rt->loc = &L_399;
+            v37 = tpl_getattr_name_ic(rt, v36, &N_url, &L_400, &ic3);
+            tpl_value v38 = tpl_escape_value(rt, v37, TPL_ESC_HTML, &L_401);
             tpl_out_value(rt, v38);
           }
 #line 30 "themes/tech/epub/nav.xhtml.twig"
           tpl_out(rt, "\">", 2);
 #line 30 "themes/tech/epub/nav.xhtml.twig"
           {
-            rt->loc = &L_399;
-            v39 = tpl_getattr_name_ic(rt, v36, &N_label, &L_400, &ic4);
-            tpl_value v40 = tpl_escape_value(rt, v39, TPL_ESC_HTML, &L_401);
+            rt->loc = &L_402;
+            v39 = tpl_getattr_name_ic(rt, v36, &N_label, &L_403, &ic4);
+            tpl_value v40 = tpl_escape_value(rt, v39, TPL_ESC_HTML, &L_404);
             tpl_out_value(rt, v40);
           }
 #line 30 "themes/tech/epub/nav.xhtml.twig"
@@ -4963,15 +4994,15 @@ static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 7 "themes/tech/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_402;
+    rt->loc = &L_405;
     tpl_value v0 = tpl_str("partials/epub.twig", 18u);
-    tpl_import(rt, self, 0, v0, &L_402);
+    tpl_import(rt, self, 0, v0, &L_405);
   }
 #line 6 "themes/tech/epub/nav.xhtml.twig"
   {
-    rt->loc = &L_403;
+    rt->loc = &L_406;
     tpl_value v1 = tpl_str("layout.twig", 11u);
-    tpl_display_parent(rt, self, ctx, blocks, v1, &L_403);
+    tpl_display_parent(rt, self, ctx, blocks, v1, &L_406);
   }
 }
 
@@ -4997,39 +5028,39 @@ static void fn47(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<h1 id=\"", 8);
 #line 5 "themes/tech/epub/part.twig"
   {
-    rt->loc = &L_404;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_405);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_406, &ic0);
+    rt->loc = &L_407;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_408);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_409, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 5 "themes/tech/epub/part.twig"
   tpl_out(rt, "\">", 2);
 #line 6 "themes/tech/epub/part.twig"
   {
-    rt->loc = &L_407;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_label, &L_408, &ic1);
+    rt->loc = &L_410;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_label, &L_411, &ic1);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/tech/epub/part.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/tech/epub/part.twig"
       {
-        rt->loc = &L_409;
+        rt->loc = &L_412;
         tpl_out_value(rt, v2);
       }
 #line 6 "themes/tech/epub/part.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/tech/epub/part.twig"
       {
-        rt->loc = &L_410;
-        v4 = tpl_getattr_name_ic(rt, v0, &N_title, &L_411, &ic2);
+        rt->loc = &L_413;
+        v4 = tpl_getattr_name_ic(rt, v0, &N_title, &L_414, &ic2);
         bool b5 = tpl_truthy(v4);
         if (b5) {
 #line 6 "themes/tech/epub/part.twig"
           tpl_out(rt, " <span class=\"title\">", 21);
 #line 6 "themes/tech/epub/part.twig"
           {
-            rt->loc = &L_412;
+            rt->loc = &L_415;
             tpl_out_value(rt, v4);
           }
 #line 6 "themes/tech/epub/part.twig"
@@ -5039,8 +5070,8 @@ static void fn47(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     } else {
 #line 7 "themes/tech/epub/part.twig"
       {
-        rt->loc = &L_413;
-        v6 = tpl_getattr_name_ic(rt, v0, &N_title, &L_414, &ic3);
+        rt->loc = &L_416;
+        v6 = tpl_getattr_name_ic(rt, v0, &N_title, &L_417, &ic3);
         tpl_out_value(rt, v6);
       }
     }
@@ -5057,9 +5088,9 @@ static void fn48(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 3 "themes/tech/epub/part.twig"
   {
-    rt->loc = &L_415;
+    rt->loc = &L_418;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_415);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_418);
   }
 }
 
@@ -5087,7 +5118,7 @@ static void fn49(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item cover\"", 27);
 #line 3 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_416;
+    rt->loc = &L_419;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_item, &v3);
     if (!b2)
@@ -5111,9 +5142,9 @@ static void fn49(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 3 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_417;
-        v8 = tpl_var(rt, ctx, self, &N_item, &L_418);
-        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_419, &ic0);
+        rt->loc = &L_420;
+        v8 = tpl_var(rt, ctx, self, &N_item, &L_421);
+        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_422, &ic0);
         tpl_out_value(rt, v9);
       }
 #line 3 "themes/tech/common/partials/cover.twig"
@@ -5124,17 +5155,17 @@ static void fn49(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n<h1 class=\"book-title\">", 25);
 #line 4 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_420;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_421);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_422, &ic1);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_423);
+    rt->loc = &L_423;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_424);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_425, &ic1);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_426);
     tpl_out_value(rt, v12);
   }
 #line 4 "themes/tech/common/partials/cover.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 5 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_424;
+    rt->loc = &L_427;
     tpl_value v16 = tpl_null();
     bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
     if (!b15)
@@ -5158,9 +5189,9 @@ static void fn49(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<p class=\"book-subtitle\">", 25);
 #line 6 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_425;
-        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_426, &ic2);
-        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_427);
+        rt->loc = &L_428;
+        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_429, &ic2);
+        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_430);
         tpl_out_value(rt, v22);
       }
 #line 6 "themes/tech/common/partials/cover.twig"
@@ -5169,16 +5200,16 @@ static void fn49(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_428;
-    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_429, &ic3);
+    rt->loc = &L_431;
+    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_432, &ic3);
     bool b24 = tpl_truthy(v23);
     if (b24) {
 #line 9 "themes/tech/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 9 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_430;
-        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_431);
+        rt->loc = &L_433;
+        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_434);
         tpl_out_value(rt, v25);
       }
 #line 9 "themes/tech/common/partials/cover.twig"
@@ -5187,16 +5218,16 @@ static void fn49(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_432;
-    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_433, &ic4);
+    rt->loc = &L_435;
+    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_436, &ic4);
     bool b27 = tpl_truthy(v26);
     if (b27) {
 #line 12 "themes/tech/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 12 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_434;
-        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_435);
+        rt->loc = &L_437;
+        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_438);
         tpl_out_value(rt, v28);
       }
 #line 12 "themes/tech/common/partials/cover.twig"
@@ -5223,13 +5254,13 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 8 "themes/tech/epub/partials/epub.twig"
   {
-    rt->loc = &L_436;
-    v0 = tpl_var(rt, ctx, self, &N_element, &L_437);
+    rt->loc = &L_439;
+    v0 = tpl_var(rt, ctx, self, &N_element, &L_440);
     bool b1 = tpl_truthy(v0);
     if (b1) {
 #line 9 "themes/tech/epub/partials/epub.twig"
       {
-        rt->loc = &L_438;
+        rt->loc = &L_441;
         tpl_value v2 = tpl_str("cover", 5u);
         tpl_value v3 = tpl_str("title", 5u);
         tpl_value v4 = tpl_str("toc", 3u);
@@ -5308,7 +5339,7 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 20 "themes/tech/epub/partials/epub.twig"
   {
-    rt->loc = &L_439;
+    rt->loc = &L_442;
     tpl_map *m0 = tpl_map_new(rt->arena, 19);
     tpl_value v1 = tpl_str("chapter", 7u);
     tpl_value v2 = tpl_str("chapter", 7u);
@@ -5372,7 +5403,7 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 28 "themes/tech/epub/partials/epub.twig"
   {
-    rt->loc = &L_440;
+    rt->loc = &L_443;
     tpl_value v40 = tpl_str("chapter", 7u);
     tpl_value v41 = tpl_str("appendix", 8u);
     tpl_value v42 = tpl_str("part", 4u);
@@ -5407,13 +5438,13 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 31 "themes/tech/epub/partials/epub.twig"
   {
-    rt->loc = &L_441;
+    rt->loc = &L_444;
     tpl_value v59 = tpl_null();
     bool b58 = tpl_var_probe(rt, ctx, self, &N_types, &v59);
     if (!b58)
       v59 = tpl_null();
     (void)b58;
-    v60 = tpl_var(rt, ctx, self, &N_element, &L_442);
+    v60 = tpl_var(rt, ctx, self, &N_element, &L_445);
     tpl_value v57 = tpl_null();
     bool b56 = tpl_has_attr(rt, v59, v60, &v57);
     if (!b56)
@@ -5429,30 +5460,30 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 32 "themes/tech/epub/partials/epub.twig"
   {
-    rt->loc = &L_443;
-    v63 = tpl_var(rt, ctx, self, &N_type, &L_444);
+    rt->loc = &L_446;
+    v63 = tpl_var(rt, ctx, self, &N_type, &L_447);
     bool b64 = tpl_truthy(v63);
     if (b64) {
 #line 32 "themes/tech/epub/partials/epub.twig"
       tpl_out(rt, " epub:type=\"", 12);
 #line 32 "themes/tech/epub/partials/epub.twig"
       {
-        rt->loc = &L_445;
+        rt->loc = &L_448;
         tpl_out_value(rt, v63);
       }
 #line 32 "themes/tech/epub/partials/epub.twig"
       tpl_out(rt, "\"", 1);
 #line 32 "themes/tech/epub/partials/epub.twig"
       {
-        rt->loc = &L_446;
-        v65 = tpl_var(rt, ctx, self, &N_roles, &L_447);
+        rt->loc = &L_449;
+        v65 = tpl_var(rt, ctx, self, &N_roles, &L_450);
         bool b66 = tpl_op_in(rt, v63, v65);
         if (b66) {
 #line 32 "themes/tech/epub/partials/epub.twig"
           tpl_out(rt, " role=\"doc-", 11);
 #line 32 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_448;
+            rt->loc = &L_451;
             tpl_out_value(rt, v63);
           }
 #line 32 "themes/tech/epub/partials/epub.twig"
@@ -5480,16 +5511,16 @@ static void fn52(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 37 "themes/tech/epub/partials/epub.twig"
   {
-    rt->loc = &L_449;
-    v0 = tpl_var(rt, ctx, self, &N_html, &L_450);
+    rt->loc = &L_452;
+    v0 = tpl_var(rt, ctx, self, &N_html, &L_453);
     const tpl_value a1[1] = {v0};
     if (!k13)
-      k13 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_451);
-    tpl_value v2 = k13->fn(rt, ctx, 1, a1, &L_451);
+      k13 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_454);
+    tpl_value v2 = k13->fn(rt, ctx, 1, a1, &L_454);
     const tpl_value a3[1] = {v2};
     if (!k14)
-      k14 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_452);
-    tpl_value v4 = k14->fn(rt, ctx, 1, a3, &L_452);
+      k14 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_455);
+    tpl_value v4 = k14->fn(rt, ctx, 1, a3, &L_455);
     tpl_map *m5 = tpl_map_new(rt->arena, 1);
     tpl_value v6 = tpl_str("\"", 1u);
     tpl_value v7 = tpl_str("&quot;", 6u);
@@ -5497,8 +5528,8 @@ static void fn52(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     tpl_value v8 = tpl_map_or_list(rt->arena, m5);
     const tpl_value a9[2] = {v4, v8};
     if (!k15)
-      k15 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_453);
-    tpl_value v10 = k15->fn(rt, ctx, 2, a9, &L_453);
+      k15 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_456);
+    tpl_value v10 = k15->fn(rt, ctx, 2, a9, &L_456);
     tpl_out_value(rt, v10);
   }
 }
@@ -5517,9 +5548,9 @@ static tpl_value fn54(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_469);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_472);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_470, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_473, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
@@ -5574,22 +5605,22 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 45 "themes/tech/epub/partials/epub.twig"
   {
-    rt->loc = &L_454;
+    rt->loc = &L_457;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_454);
+    tpl_import(rt, self, 0, v0, &L_457);
   }
 #line 46 "themes/tech/epub/partials/epub.twig"
   {
-    rt->loc = &L_455;
-    v1 = tpl_var(rt, ctx, self, &N_entries, &L_456);
+    rt->loc = &L_458;
+    v1 = tpl_var(rt, ctx, self, &N_entries, &L_459);
     const tpl_value a2[1] = {v1};
     if (!k16)
-      k16 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_457);
-    bool b3 = !tpl_truthy(k16->fn(rt, ctx, 1, a2, &L_457));
+      k16 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_460);
+    bool b3 = !tpl_truthy(k16->fn(rt, ctx, 1, a2, &L_460));
     if (b3) {
 #line 47 "themes/tech/epub/partials/epub.twig"
       {
-        rt->loc = &L_458;
+        rt->loc = &L_461;
         tpl_list *l4 = tpl_list_new(rt->arena, 0);
         tpl_value v5 = tpl_list_value(l4);
         tpl_ctx_set(rt, ctx, &N_open, v5);
@@ -5598,30 +5629,30 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ol class=\"toc-list\">\n", 22);
 #line 49 "themes/tech/epub/partials/epub.twig"
       {
-        rt->loc = &L_459;
-        v6 = tpl_var(rt, ctx, self, &N_entries, &L_460);
+        rt->loc = &L_462;
+        v6 = tpl_var(rt, ctx, self, &N_entries, &L_463);
         tpl_iter it7;
         tpl_for_begin(rt, &it7, ctx, v6, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it7)) {
           tpl_for_accept(rt, &it7);
 #line 50 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_461;
-            v8 = tpl_var(rt, it7.scope, self, &N_open, &L_462);
+            rt->loc = &L_464;
+            v8 = tpl_var(rt, it7.scope, self, &N_open, &L_465);
             const tpl_value a9[1] = {v8};
             if (!k16)
-              k16 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_463);
-            bool b10 = !tpl_truthy(k16->fn(rt, it7.scope, 1, a9, &L_463));
+              k16 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_466);
+            bool b10 = !tpl_truthy(k16->fn(rt, it7.scope, 1, a9, &L_466));
             if (b10) {
 #line 51 "themes/tech/epub/partials/epub.twig"
               {
-                rt->loc = &L_464;
-                v11 = tpl_var(rt, it7.scope, self, &N_entry, &L_465);
-                v12 = tpl_getattr_name_ic(rt, v11, &N_level, &L_466, &ic0);
+                rt->loc = &L_467;
+                v11 = tpl_var(rt, it7.scope, self, &N_entry, &L_468);
+                v12 = tpl_getattr_name_ic(rt, v11, &N_level, &L_469, &ic0);
                 const tpl_value a13[1] = {v8};
                 if (!k17)
-                  k17 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_467);
-                tpl_value v14 = k17->fn(rt, it7.scope, 1, a13, &L_467);
+                  k17 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_470);
+                tpl_value v14 = k17->fn(rt, it7.scope, 1, a13, &L_470);
                 bool b15 = tpl_compare(rt, v14, v12) < 0;
                 if (b15) {
 #line 52 "themes/tech/epub/partials/epub.twig"
@@ -5629,32 +5660,32 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 54 "themes/tech/epub/partials/epub.twig"
                   {
-                    rt->loc = &L_468;
+                    rt->loc = &L_471;
                     tpl_value v16 = tpl_closure_new_slots(rt, fn54, it7.scope, self, blocks, 1, 1);
                     const tpl_value a17[2] = {v8, v16};
                     if (!k18)
-                      k18 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_471);
-                    tpl_value v18 = k18->fn(rt, it7.scope, 2, a17, &L_471);
+                      k18 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_474);
+                    tpl_value v18 = k18->fn(rt, it7.scope, 2, a17, &L_474);
                     const tpl_value a19[1] = {v18};
                     if (!k19)
-                      k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_472);
-                    tpl_value v20 = k19->fn(rt, it7.scope, 1, a19, &L_472);
+                      k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_475);
+                    tpl_value v20 = k19->fn(rt, it7.scope, 1, a19, &L_475);
                     tpl_ctx_set(rt, it7.scope, &N_closing, v20);
                   }
 #line 55 "themes/tech/epub/partials/epub.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 56 "themes/tech/epub/partials/epub.twig"
                   {
-                    rt->loc = &L_473;
-                    v21 = tpl_var(rt, it7.scope, self, &N_closing, &L_474);
+                    rt->loc = &L_476;
+                    v21 = tpl_var(rt, it7.scope, self, &N_closing, &L_477);
                     tpl_value v22 = tpl_int(INT64_C(1));
                     bool b23 = tpl_compare(rt, v22, v21) < 0;
                     if (b23) {
 #line 56 "themes/tech/epub/partials/epub.twig"
                       {
-                        rt->loc = &L_475;
+                        rt->loc = &L_478;
                         tpl_value v24 = tpl_int(INT64_C(2));
-                        tpl_value v25 = tpl_op_range(rt, v24, v21, tpl_null(), &L_476);
+                        tpl_value v25 = tpl_op_range(rt, v24, v21, tpl_null(), &L_479);
                         tpl_iter it26;
                         tpl_for_begin(rt, &it26, it7.scope, v25, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it26)) {
@@ -5669,18 +5700,18 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 58 "themes/tech/epub/partials/epub.twig"
                   {
-                    rt->loc = &L_477;
-                    v28 = tpl_var(rt, it7.scope, self, &N_open, &L_478);
+                    rt->loc = &L_480;
+                    v28 = tpl_var(rt, it7.scope, self, &N_open, &L_481);
                     tpl_value v29 = tpl_int(INT64_C(0));
                     const tpl_value a30[1] = {v28};
                     if (!k19)
-                      k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_479);
-                    tpl_value v31 = k19->fn(rt, it7.scope, 1, a30, &L_479);
-                    tpl_value v32 = tpl_op_sub(rt, v31, v21, &L_480);
+                      k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_482);
+                    tpl_value v31 = k19->fn(rt, it7.scope, 1, a30, &L_482);
+                    tpl_value v32 = tpl_op_sub(rt, v31, v21, &L_483);
                     const tpl_value a33[3] = {v28, v29, v32};
                     if (!k20)
-                      k20 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_481);
-                    tpl_value v34 = k20->fn(rt, it7.scope, 3, a33, &L_481);
+                      k20 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_484);
+                    tpl_value v34 = k20->fn(rt, it7.scope, 3, a33, &L_484);
                     tpl_ctx_set(rt, it7.scope, &N_open, v34);
                   }
                 }
@@ -5689,24 +5720,24 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 61 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_482;
-            v35 = tpl_var(rt, it7.scope, self, &N_open, &L_483);
-            v36 = tpl_var(rt, it7.scope, self, &N_entry, &L_484);
-            v37 = tpl_getattr_name_ic(rt, v36, &N_level, &L_485, &ic1);
+            rt->loc = &L_485;
+            v35 = tpl_var(rt, it7.scope, self, &N_open, &L_486);
+            v36 = tpl_var(rt, it7.scope, self, &N_entry, &L_487);
+            v37 = tpl_getattr_name_ic(rt, v36, &N_level, &L_488, &ic1);
             tpl_list *l38 = tpl_list_new(rt->arena, 1);
             l38->items[0] = v37;
             tpl_value v39 = tpl_list_value(l38);
             const tpl_value a40[2] = {v35, v39};
             if (!k21)
-              k21 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_486);
-            tpl_value v41 = k21->fn(rt, it7.scope, 2, a40, &L_486);
+              k21 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_489);
+            tpl_value v41 = k21->fn(rt, it7.scope, 2, a40, &L_489);
             tpl_ctx_set(rt, it7.scope, &N_open, v41);
           }
 #line 62 "themes/tech/epub/partials/epub.twig"
           tpl_out(rt, "<li class=\"", 11);
 #line 62 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_487;
+            rt->loc = &L_490;
             tpl_value v47 = tpl_null();
             bool b46 = tpl_var_probe(rt, it7.scope, self, &N_entry, &v47);
             if (!b46)
@@ -5734,11 +5765,11 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b52) {
 #line 62 "themes/tech/epub/partials/epub.twig"
               {
-                rt->loc = &L_488;
-                v53 = tpl_var(rt, it7.scope, self, &N_entry, &L_489);
-                v54 = tpl_getattr_name_ic(rt, v53, &N_config, &L_490, &ic2);
-                v55 = tpl_getattr_name_ic(rt, v54, &N_element, &L_491, &ic3);
-                tpl_value v56 = tpl_escape_value(rt, v55, TPL_ESC_HTML, &L_492);
+                rt->loc = &L_491;
+                v53 = tpl_var(rt, it7.scope, self, &N_entry, &L_492);
+                v54 = tpl_getattr_name_ic(rt, v53, &N_config, &L_493, &ic2);
+                v55 = tpl_getattr_name_ic(rt, v54, &N_element, &L_494, &ic3);
+                tpl_value v56 = tpl_escape_value(rt, v55, TPL_ESC_HTML, &L_495);
                 tpl_out_value(rt, v56);
               }
 #line 62 "themes/tech/epub/partials/epub.twig"
@@ -5749,22 +5780,22 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 62 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_493;
-            v57 = tpl_var(rt, it7.scope, self, &N_entry, &L_494);
-            v58 = tpl_getattr_name_ic(rt, v57, &N_level, &L_495, &ic4);
+            rt->loc = &L_496;
+            v57 = tpl_var(rt, it7.scope, self, &N_entry, &L_497);
+            v58 = tpl_getattr_name_ic(rt, v57, &N_level, &L_498, &ic4);
             tpl_out_value(rt, v58);
           }
 #line 62 "themes/tech/epub/partials/epub.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 62 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_496;
-            v59 = tpl_var(rt, it7.scope, self, &N_root, &L_497);
+            rt->loc = &L_499;
+            v59 = tpl_var(rt, it7.scope, self, &N_root, &L_500);
             tpl_out_value(rt, v59);
           }
 #line 62 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_498;
+            rt->loc = &L_501;
             tpl_value v63 = tpl_null();
             bool b62 = tpl_var_probe(rt, it7.scope, self, &N_entry, &v63);
             if (!b62)
@@ -5780,7 +5811,7 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v65 = v61;
             } else {
               tpl_value v66 = tpl_str("#", 1u);
-              v67 = tpl_getattr_name_ic(rt, v57, &N_slug, &L_499, &ic5);
+              v67 = tpl_getattr_name_ic(rt, v57, &N_slug, &L_502, &ic5);
               tpl_value v68 = tpl_op_concat(rt, v66, v67);
               v65 = v68;
             }
@@ -5790,9 +5821,9 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "\">", 2);
 #line 62 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_500;
+            rt->loc = &L_503;
             const tpl_value a69[1] = {v57};
-            tpl_value v70 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a69, NULL, &L_501);
+            tpl_value v70 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a69, NULL, &L_504);
             tpl_out_value(rt, v70);
           }
 #line 62 "themes/tech/epub/partials/epub.twig"
@@ -5803,24 +5834,24 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 65 "themes/tech/epub/partials/epub.twig"
       {
-        rt->loc = &L_502;
-        v71 = tpl_var(rt, ctx, self, &N_open, &L_503);
+        rt->loc = &L_505;
+        v71 = tpl_var(rt, ctx, self, &N_open, &L_506);
         const tpl_value a72[1] = {v71};
         if (!k19)
-          k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_504);
-        tpl_value v73 = k19->fn(rt, ctx, 1, a72, &L_504);
+          k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_507);
+        tpl_value v73 = k19->fn(rt, ctx, 1, a72, &L_507);
         tpl_value v74 = tpl_int(INT64_C(1));
         bool b75 = tpl_compare(rt, v74, v73) < 0;
         if (b75) {
 #line 65 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_505;
+            rt->loc = &L_508;
             tpl_value v76 = tpl_int(INT64_C(2));
             const tpl_value a77[1] = {v71};
             if (!k19)
-              k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_506);
-            tpl_value v78 = k19->fn(rt, ctx, 1, a77, &L_506);
-            tpl_value v79 = tpl_op_range(rt, v76, v78, tpl_null(), &L_507);
+              k19 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_509);
+            tpl_value v78 = k19->fn(rt, ctx, 1, a77, &L_509);
+            tpl_value v79 = tpl_op_range(rt, v76, v78, tpl_null(), &L_510);
             tpl_iter it80;
             tpl_for_begin(rt, &it80, ctx, v79, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it80)) {
@@ -5859,24 +5890,24 @@ static void fn55(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 75 "themes/tech/epub/partials/epub.twig"
   {
-    rt->loc = &L_508;
+    rt->loc = &L_511;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 1, v0, &L_508);
+    tpl_import(rt, self, 1, v0, &L_511);
   }
 #line 76 "themes/tech/epub/partials/epub.twig"
   {
-    rt->loc = &L_509;
-    v1 = tpl_var(rt, ctx, self, &N_nodes, &L_510);
+    rt->loc = &L_512;
+    v1 = tpl_var(rt, ctx, self, &N_nodes, &L_513);
     const tpl_value a2[1] = {v1};
     if (!k22)
-      k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_511);
-    bool b3 = !tpl_truthy(k22->fn(rt, ctx, 1, a2, &L_511));
+      k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_514);
+    bool b3 = !tpl_truthy(k22->fn(rt, ctx, 1, a2, &L_514));
     if (b3) {
 #line 77 "themes/tech/epub/partials/epub.twig"
       tpl_out(rt, "<ol>\n", 5);
 #line 78 "themes/tech/epub/partials/epub.twig"
       {
-        rt->loc = &L_512;
+        rt->loc = &L_515;
         tpl_iter it4;
         tpl_for_begin(rt, &it4, ctx, v1, &N__key, &N_node, false);
         while (tpl_for_next(rt, &it4)) {
@@ -5887,24 +5918,24 @@ static void fn55(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li><a href=\"", 13);
 #line 79 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_513;
-            v6 = tpl_getattr_name_ic(rt, v5, &N_url, &L_514, &ic0);
+            rt->loc = &L_516;
+            v6 = tpl_getattr_name_ic(rt, v5, &N_url, &L_517, &ic0);
             tpl_out_value(rt, v6);
           }
 #line 79 "themes/tech/epub/partials/epub.twig"
           tpl_out(rt, "\">", 2);
 #line 79 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_515;
+            rt->loc = &L_518;
             const tpl_value a7[1] = {v5};
-            tpl_value v8 = tpl_call_macro(rt, self, 1, &N_link_text, 1, 0, a7, NULL, &L_516);
+            tpl_value v8 = tpl_call_macro(rt, self, 1, &N_link_text, 1, 0, a7, NULL, &L_519);
             tpl_out_value(rt, v8);
           }
 #line 79 "themes/tech/epub/partials/epub.twig"
           tpl_out(rt, "</a>", 4);
 #line 80 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_517;
+            rt->loc = &L_520;
             tpl_value v12 = tpl_null();
             bool b11 = tpl_var_probe(rt, it4.scope, self, &N_node, &v12);
             if (!b11)
@@ -5928,10 +5959,10 @@ static void fn55(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               tpl_out(rt, "\n", 1);
 #line 82 "themes/tech/epub/partials/epub.twig"
               {
-                rt->loc = &L_518;
-                v17 = tpl_getattr_name_ic(rt, v5, &N_children, &L_519, &ic1);
+                rt->loc = &L_521;
+                v17 = tpl_getattr_name_ic(rt, v5, &N_children, &L_522, &ic1);
                 const tpl_value a18[1] = {v17};
-                tpl_value v19 = tpl_call_macro(rt, self, -1, &N_nav_list, 1, 0, a18, NULL, &L_520);
+                tpl_value v19 = tpl_call_macro(rt, self, -1, &N_nav_list, 1, 0, a18, NULL, &L_523);
                 tpl_out_value(rt, v19);
               }
 #line 82 "themes/tech/epub/partials/epub.twig"
@@ -5973,8 +6004,8 @@ static void fn56(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 93 "themes/tech/epub/partials/epub.twig"
   {
-    rt->loc = &L_521;
-    v0 = tpl_var(rt, ctx, self, &N_nodes, &L_522);
+    rt->loc = &L_524;
+    v0 = tpl_var(rt, ctx, self, &N_nodes, &L_525);
     tpl_iter it1;
     tpl_for_begin(rt, &it1, ctx, v0, &N__key, &N_node, false);
     while (tpl_for_next(rt, &it1)) {
@@ -5985,23 +6016,23 @@ static void fn56(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<navPoint id=\"", 14);
 #line 94 "themes/tech/epub/partials/epub.twig"
       {
-        rt->loc = &L_523;
-        v3 = tpl_getattr_name_ic(rt, v2, &N_id, &L_524, &ic0);
+        rt->loc = &L_526;
+        v3 = tpl_getattr_name_ic(rt, v2, &N_id, &L_527, &ic0);
         tpl_out_value(rt, v3);
       }
 #line 94 "themes/tech/epub/partials/epub.twig"
       tpl_out(rt, "\" playOrder=\"", 13);
 #line 94 "themes/tech/epub/partials/epub.twig"
       {
-        rt->loc = &L_525;
-        v4 = tpl_getattr_name_ic(rt, v2, &N_play_order, &L_526, &ic1);
+        rt->loc = &L_528;
+        v4 = tpl_getattr_name_ic(rt, v2, &N_play_order, &L_529, &ic1);
         tpl_out_value(rt, v4);
       }
 #line 94 "themes/tech/epub/partials/epub.twig"
       tpl_out(rt, "\">\n<navLabel><text>", 19);
 #line 95 "themes/tech/epub/partials/epub.twig"
       {
-        rt->loc = &L_527;
+        rt->loc = &L_530;
         tpl_value v8 = tpl_null();
         bool b7 = tpl_var_probe(rt, it1.scope, self, &N_node, &v8);
         if (!b7)
@@ -6041,27 +6072,27 @@ static void fn56(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
         tpl_value v21 = tpl_op_concat(rt, v13, v19);
         const tpl_value a22[1] = {v21};
         if (!k23)
-          k23 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_528);
-        tpl_value v23 = k23->fn(rt, it1.scope, 1, a22, &L_528);
+          k23 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_531);
+        tpl_value v23 = k23->fn(rt, it1.scope, 1, a22, &L_531);
         const tpl_value a24[1] = {v23};
         if (!k24)
-          k24 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_529);
-        tpl_value v25 = k24->fn(rt, it1.scope, 1, a24, &L_529);
+          k24 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_532);
+        tpl_value v25 = k24->fn(rt, it1.scope, 1, a24, &L_532);
         tpl_out_value(rt, v25);
       }
 #line 95 "themes/tech/epub/partials/epub.twig"
       tpl_out(rt, "</text></navLabel>\n<content src=\"", 33);
 #line 96 "themes/tech/epub/partials/epub.twig"
       {
-        rt->loc = &L_530;
-        v26 = tpl_getattr_name_ic(rt, v2, &N_url, &L_531, &ic2);
+        rt->loc = &L_533;
+        v26 = tpl_getattr_name_ic(rt, v2, &N_url, &L_534, &ic2);
         tpl_out_value(rt, v26);
       }
 #line 96 "themes/tech/epub/partials/epub.twig"
       tpl_out(rt, "\" />\n", 5);
 #line 97 "themes/tech/epub/partials/epub.twig"
       {
-        rt->loc = &L_532;
+        rt->loc = &L_535;
         tpl_value v30 = tpl_null();
         bool b29 = tpl_var_probe(rt, it1.scope, self, &N_node, &v30);
         if (!b29)
@@ -6083,10 +6114,10 @@ static void fn56(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
         if (b34) {
 #line 98 "themes/tech/epub/partials/epub.twig"
           {
-            rt->loc = &L_533;
-            v35 = tpl_getattr_name_ic(rt, v2, &N_children, &L_534, &ic3);
+            rt->loc = &L_536;
+            v35 = tpl_getattr_name_ic(rt, v2, &N_children, &L_537, &ic3);
             const tpl_value a36[1] = {v35};
-            tpl_value v37 = tpl_call_macro(rt, self, -1, &N_ncx_points, 1, 0, a36, NULL, &L_535);
+            tpl_value v37 = tpl_call_macro(rt, self, -1, &N_ncx_points, 1, 0, a36, NULL, &L_538);
             tpl_out_value(rt, v37);
           }
         }
@@ -6127,8 +6158,8 @@ static tpl_value fn59(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_ctx_set_own(rt, scope, &N_one, v1);
   const tpl_value a2[2] = {v0, v1};
   if (!k25)
-    k25 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_537);
-  tpl_value v3 = k25->fn(rt, scope, 2, a2, &L_537);
+    k25 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_540);
+  tpl_value v3 = k25->fn(rt, scope, 2, a2, &L_540);
   return v3;
 }
 
@@ -6161,7 +6192,7 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic5 = {0, NULL};
 #line 4 "themes/tech/common/partials/float-list.twig"
   {
-    rt->loc = &L_536;
+    rt->loc = &L_539;
     tpl_value v1 = tpl_null();
     bool b0 = tpl_var_probe(rt, ctx, self, &N_lists, &v1);
     if (!b0)
@@ -6179,74 +6210,74 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v7 = tpl_list_value(l6);
     const tpl_value a8[3] = {v2, v5, v7};
     if (!k26)
-      k26 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_538);
-    tpl_value v9 = k26->fn(rt, ctx, 3, a8, &L_538);
+      k26 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_541);
+    tpl_value v9 = k26->fn(rt, ctx, 3, a8, &L_541);
     tpl_ctx_set(rt, ctx, &N_entries, v9);
   }
 #line 5 "themes/tech/common/partials/float-list.twig"
   {
-    rt->loc = &L_539;
-    v10 = tpl_var(rt, ctx, self, &N_entries, &L_540);
+    rt->loc = &L_542;
+    v10 = tpl_var(rt, ctx, self, &N_entries, &L_543);
     const tpl_value a11[1] = {v10};
     if (!k27)
-      k27 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_541);
-    bool b12 = !tpl_truthy(k27->fn(rt, ctx, 1, a11, &L_541));
+      k27 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_544);
+    bool b12 = !tpl_truthy(k27->fn(rt, ctx, 1, a11, &L_544));
     if (b12) {
 #line 6 "themes/tech/common/partials/float-list.twig"
       tpl_out(rt, "<ul class=\"float-list\">\n", 24);
 #line 7 "themes/tech/common/partials/float-list.twig"
       {
-        rt->loc = &L_542;
+        rt->loc = &L_545;
         tpl_iter it13;
         tpl_for_begin(rt, &it13, ctx, v10, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it13)) {
           tpl_for_accept(rt, &it13);
 #line 8 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_543;
-            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_544);
-            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_545, &ic0);
+            rt->loc = &L_546;
+            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_547);
+            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_548, &ic0);
             tpl_ctx_set(rt, it13.scope, &N_float, v15);
           }
 #line 9 "themes/tech/common/partials/float-list.twig"
           tpl_out(rt, "<li><a href=\"", 13);
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_546;
-            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_547);
+            rt->loc = &L_549;
+            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_550);
             tpl_out_value(rt, v16);
           }
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_548;
-            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_549);
-            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_550, &ic1);
+            rt->loc = &L_551;
+            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_552);
+            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_553, &ic1);
             tpl_out_value(rt, v18);
           }
 #line 9 "themes/tech/common/partials/float-list.twig"
           tpl_out(rt, "\"><span class=\"label\">", 22);
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_551;
+            rt->loc = &L_554;
             tpl_value v19;
-            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_552, &ic2);
+            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_555, &ic2);
             if (tpl_truthy(v20)) {
               v19 = v20;
             } else {
-              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_553);
+              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_556);
               tpl_value v22 = tpl_str("getLabel", 8u);
-              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_554);
+              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_557);
               tpl_map *m24 = tpl_map_new(rt->arena, 2);
               tpl_value v25 = tpl_str("item", 4u);
               tpl_map_set(rt->arena, m24, v25, v17);
               tpl_value v26 = tpl_str("element", 7u);
-              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_555);
-              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_556, &ic3);
-              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_557, &ic4);
+              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_558);
+              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_559, &ic3);
+              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_560, &ic4);
               tpl_map_set(rt->arena, m24, v26, v29);
               tpl_value v30 = tpl_map_or_list(rt->arena, m24);
               const tpl_value a31[2] = {v23, v30};
-              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_558);
+              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_561);
               v19 = v32;
             }
             tpl_out_value(rt, v19);
@@ -6255,15 +6286,15 @@ static void fn58(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_559;
-            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_560, &ic5);
+            rt->loc = &L_562;
+            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_563, &ic5);
             bool b34 = tpl_truthy(v33);
             if (b34) {
 #line 9 "themes/tech/common/partials/float-list.twig"
               tpl_out(rt, " ", 1);
 #line 9 "themes/tech/common/partials/float-list.twig"
               {
-                rt->loc = &L_561;
+                rt->loc = &L_564;
                 tpl_out_value(rt, v33);
               }
             }
@@ -6307,25 +6338,25 @@ static void fn60(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<title>", 99);
 #line 4 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_562;
-    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_563);
+    rt->loc = &L_565;
+    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_566);
     tpl_out_value(rt, v0);
   }
 #line 4 "themes/tech/common/partials/head.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 5 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_564;
-    v1 = tpl_var(rt, ctx, self, &N_book, &L_565);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_566, &ic0);
+    rt->loc = &L_567;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_568);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_569, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/tech/common/partials/head.twig"
       tpl_out(rt, "<meta name=\"author\" content=\"", 29);
 #line 6 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_567;
-        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_568);
+        rt->loc = &L_570;
+        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_571);
         tpl_out_value(rt, v4);
       }
 #line 6 "themes/tech/common/partials/head.twig"
@@ -6334,7 +6365,7 @@ static void fn60(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_569;
+    rt->loc = &L_572;
     tpl_value v9 = tpl_null();
     bool b8 = tpl_var_probe(rt, ctx, self, &N_book, &v9);
     if (!b8)
@@ -6348,7 +6379,7 @@ static void fn60(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     (void)v7;
     bool b5 = b6;
     if (b5) {
-      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_570, &ic1);
+      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_573, &ic1);
       bool b12 = tpl_truthy(v11);
       b5 = b12;
     }
@@ -6357,9 +6388,9 @@ static void fn60(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<meta name=\"description\" content=\"", 34);
 #line 9 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_571;
-        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_572, &ic2);
-        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_573);
+        rt->loc = &L_574;
+        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_575, &ic2);
+        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_576);
         tpl_out_value(rt, v14);
       }
 #line 9 "themes/tech/common/partials/head.twig"
@@ -6370,7 +6401,7 @@ static void fn60(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<meta name=\"generator\" content=\"", 32);
 #line 11 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_574;
+    rt->loc = &L_577;
     tpl_value v20 = tpl_null();
     bool b19 = tpl_var_probe(rt, ctx, self, &N_book, &v20);
     if (!b19)
@@ -6394,14 +6425,14 @@ static void fn60(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v24 = tpl_str("Octavo", 6u);
       v23 = v24;
     }
-    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_575);
+    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_578);
     tpl_out_value(rt, v25);
   }
 #line 11 "themes/tech/common/partials/head.twig"
   tpl_out(rt, " ", 1);
 #line 11 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_576;
+    rt->loc = &L_579;
     tpl_value v31 = tpl_null();
     bool b30 = tpl_var_probe(rt, ctx, self, &N_book, &v31);
     if (!b30)
@@ -6422,29 +6453,29 @@ static void fn60(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b26 && !tpl_is_empty(rt, v27)) {
       v34 = v27;
     } else {
-      v35 = tpl_var(rt, ctx, self, &N_app, &L_577);
+      v35 = tpl_var(rt, ctx, self, &N_app, &L_580);
       tpl_value v36 = tpl_str("getVersion", 10u);
-      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_578);
+      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_581);
       v34 = v37;
     }
-    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_579);
+    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_582);
     tpl_out_value(rt, v38);
   }
 #line 11 "themes/tech/common/partials/head.twig"
   tpl_out(rt, "\">\n<meta name=\"color-scheme\" content=\"light dark\">\n", 51);
 #line 13 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_580;
-    v39 = tpl_var(rt, ctx, self, &N_edition, &L_581);
-    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_582, &ic3);
+    rt->loc = &L_583;
+    v39 = tpl_var(rt, ctx, self, &N_edition, &L_584);
+    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_585, &ic3);
     bool b41 = tpl_truthy(v40);
     if (b41) {
 #line 14 "themes/tech/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 14 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_583;
-        v42 = tpl_var(rt, ctx, self, &N_root, &L_584);
+        rt->loc = &L_586;
+        v42 = tpl_var(rt, ctx, self, &N_root, &L_587);
         tpl_out_value(rt, v42);
       }
 #line 14 "themes/tech/common/partials/head.twig"
@@ -6453,16 +6484,16 @@ static void fn60(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 16 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_585;
-    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_586);
+    rt->loc = &L_588;
+    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_589);
     bool b44 = tpl_truthy(v43);
     if (b44) {
 #line 17 "themes/tech/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 17 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_587;
-        v45 = tpl_var(rt, ctx, self, &N_root, &L_588);
+        rt->loc = &L_590;
+        v45 = tpl_var(rt, ctx, self, &N_root, &L_591);
         tpl_out_value(rt, v45);
       }
 #line 17 "themes/tech/common/partials/head.twig"
@@ -6502,7 +6533,7 @@ static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 6 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_589;
+    rt->loc = &L_592;
     tpl_value v5 = tpl_null();
     bool b4 = tpl_var_probe(rt, ctx, self, &N_item, &v5);
     if (!b4)
@@ -6532,10 +6563,10 @@ static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 7 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_590;
+    rt->loc = &L_593;
     tpl_value v12;
-    v13 = tpl_var(rt, ctx, self, &N_item, &L_591);
-    v14 = tpl_getattr_name_ic(rt, v13, &N_label, &L_592, &ic0);
+    v13 = tpl_var(rt, ctx, self, &N_item, &L_594);
+    v14 = tpl_getattr_name_ic(rt, v13, &N_label, &L_595, &ic0);
     if (tpl_truthy(v14)) {
       v12 = v14;
     } else {
@@ -6545,39 +6576,39 @@ static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v16 = tpl_str(" ", 1u);
     const tpl_value a17[2] = {v12, v16};
     if (!k28)
-      k28 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_593);
-    tpl_value v18 = k28->fn(rt, ctx, 2, a17, &L_593);
+      k28 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_596);
+    tpl_value v18 = k28->fn(rt, ctx, 2, a17, &L_596);
     tpl_ctx_set(rt, ctx, &N_words, v18);
   }
 #line 8 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_594;
-    v19 = tpl_var(rt, ctx, self, &N_item, &L_595);
-    v20 = tpl_getattr_name_ic(rt, v19, &N_label, &L_596, &ic1);
+    rt->loc = &L_597;
+    v19 = tpl_var(rt, ctx, self, &N_item, &L_598);
+    v20 = tpl_getattr_name_ic(rt, v19, &N_label, &L_599, &ic1);
     bool b21 = tpl_truthy(v20);
     if (b21) {
-      v22 = tpl_var(rt, ctx, self, &N_number, &L_597);
+      v22 = tpl_var(rt, ctx, self, &N_number, &L_600);
       tpl_value v23 = tpl_str("", 0u);
       bool b24 = !tpl_loose_eq(rt, v22, v23);
       b21 = b24;
     }
     if (b21) {
-      v25 = tpl_var(rt, ctx, self, &N_words, &L_598);
+      v25 = tpl_var(rt, ctx, self, &N_words, &L_601);
       const tpl_value a26[1] = {v25};
       if (!k29)
-        k29 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_599);
-      tpl_value v27 = k29->fn(rt, ctx, 1, a26, &L_599);
+        k29 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_602);
+      tpl_value v27 = k29->fn(rt, ctx, 1, a26, &L_602);
       tpl_value v28 = tpl_int(INT64_C(1));
       bool b29 = tpl_compare(rt, v28, v27) < 0;
       b21 = b29;
     }
     if (b21) {
-      v30 = tpl_var(rt, ctx, self, &N_words, &L_600);
+      v30 = tpl_var(rt, ctx, self, &N_words, &L_603);
       const tpl_value a31[1] = {v30};
       if (!k30)
-        k30 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_601);
-      tpl_value v32 = k30->fn(rt, ctx, 1, a31, &L_601);
-      v33 = tpl_var(rt, ctx, self, &N_number, &L_602);
+        k30 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_604);
+      tpl_value v32 = k30->fn(rt, ctx, 1, a31, &L_604);
+      v33 = tpl_var(rt, ctx, self, &N_number, &L_605);
       bool b34 = tpl_loose_eq(rt, v32, v33);
       b21 = b34;
     }
@@ -6586,33 +6617,33 @@ static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<span class=\"label\"><span class=\"label-word\">", 45);
 #line 9 "themes/tech/common/partials/heading.twig"
       {
-        rt->loc = &L_603;
-        v35 = tpl_var(rt, ctx, self, &N_words, &L_604);
+        rt->loc = &L_606;
+        v35 = tpl_var(rt, ctx, self, &N_words, &L_607);
         tpl_value v36 = tpl_int(INT64_C(0));
         const tpl_value a37[1] = {v35};
         if (!k29)
-          k29 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_605);
-        tpl_value v38 = k29->fn(rt, ctx, 1, a37, &L_605);
+          k29 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_608);
+        tpl_value v38 = k29->fn(rt, ctx, 1, a37, &L_608);
         tpl_value v39 = tpl_int(INT64_C(1));
-        tpl_value v40 = tpl_op_sub(rt, v38, v39, &L_606);
+        tpl_value v40 = tpl_op_sub(rt, v38, v39, &L_609);
         const tpl_value a41[3] = {v35, v36, v40};
         if (!k31)
-          k31 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_607);
-        tpl_value v42 = k31->fn(rt, ctx, 3, a41, &L_607);
+          k31 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_610);
+        tpl_value v42 = k31->fn(rt, ctx, 3, a41, &L_610);
         tpl_value v43 = tpl_str(" ", 1u);
         const tpl_value a44[2] = {v42, v43};
         if (!k32)
-          k32 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_608);
-        tpl_value v45 = k32->fn(rt, ctx, 2, a44, &L_608);
+          k32 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_611);
+        tpl_value v45 = k32->fn(rt, ctx, 2, a44, &L_611);
         tpl_out_value(rt, v45);
       }
 #line 9 "themes/tech/common/partials/heading.twig"
       tpl_out(rt, "</span> <span class=\"label-number\">", 35);
 #line 9 "themes/tech/common/partials/heading.twig"
       {
-        rt->loc = &L_609;
-        v46 = tpl_var(rt, ctx, self, &N_number, &L_610);
-        tpl_value v47 = tpl_escape_value(rt, v46, TPL_ESC_HTML, &L_611);
+        rt->loc = &L_612;
+        v46 = tpl_var(rt, ctx, self, &N_number, &L_613);
+        tpl_value v47 = tpl_escape_value(rt, v46, TPL_ESC_HTML, &L_614);
         tpl_out_value(rt, v47);
       }
 #line 9 "themes/tech/common/partials/heading.twig"
@@ -6625,7 +6656,7 @@ static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         tpl_out(rt, "<span class=\"label\">", 20);
 #line 11 "themes/tech/common/partials/heading.twig"
         {
-          rt->loc = &L_612;
+          rt->loc = &L_615;
           tpl_out_value(rt, v20);
         }
 #line 11 "themes/tech/common/partials/heading.twig"
@@ -6635,10 +6666,10 @@ static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 13 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_613;
+    rt->loc = &L_616;
     bool b49 = tpl_truthy(v20);
     if (b49) {
-      v50 = tpl_getattr_name_ic(rt, v19, &N_title, &L_614, &ic2);
+      v50 = tpl_getattr_name_ic(rt, v19, &N_title, &L_617, &ic2);
       bool b51 = tpl_truthy(v50);
       b49 = b51;
     }
@@ -6649,15 +6680,15 @@ static void fn61(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 14 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_615;
-    v52 = tpl_getattr_name_ic(rt, v19, &N_title, &L_616, &ic3);
+    rt->loc = &L_618;
+    v52 = tpl_getattr_name_ic(rt, v19, &N_title, &L_619, &ic3);
     bool b53 = tpl_truthy(v52);
     if (b53) {
 #line 14 "themes/tech/common/partials/heading.twig"
       tpl_out(rt, "<span class=\"title\">", 20);
 #line 14 "themes/tech/common/partials/heading.twig"
       {
-        rt->loc = &L_617;
+        rt->loc = &L_620;
         tpl_out_value(rt, v52);
       }
 #line 14 "themes/tech/common/partials/heading.twig"
@@ -6688,24 +6719,24 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_618;
-    v0 = tpl_var(rt, ctx, self, &N_entry, &L_619);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_620, &ic0);
+    rt->loc = &L_621;
+    v0 = tpl_var(rt, ctx, self, &N_entry, &L_622);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_623, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 6 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_621;
+        rt->loc = &L_624;
         tpl_out_value(rt, v1);
       }
 #line 6 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_622;
-        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_623, &ic1);
+        rt->loc = &L_625;
+        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_626, &ic1);
         bool b4 = tpl_truthy(v3);
         if (b4) {
 #line 6 "themes/tech/common/partials/macros.twig"
@@ -6716,8 +6747,8 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_624;
-    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_625, &ic2);
+    rt->loc = &L_627;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_628, &ic2);
     tpl_out_value(rt, v5);
   }
 }
@@ -6739,7 +6770,7 @@ static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 13 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_626;
+    rt->loc = &L_629;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_entry, &v3);
     if (!b2)
@@ -6761,9 +6792,9 @@ static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 14 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_627;
+    rt->loc = &L_630;
     tpl_value v7 = tpl_str("<a ", 3u);
-    v8 = tpl_var(rt, ctx, self, &N_title, &L_628);
+    v8 = tpl_var(rt, ctx, self, &N_title, &L_631);
     bool b9 = tpl_op_in(rt, v7, v8);
     if (!b9) {
       tpl_value v10 = tpl_str(" id=", 4u);
@@ -6773,22 +6804,22 @@ static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     if (b9) {
 #line 14 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_629;
+        rt->loc = &L_632;
         const tpl_value a12[1] = {v8};
         if (!k33)
-          k33 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_630);
-        tpl_value v13 = k33->fn(rt, ctx, 1, a12, &L_630);
+          k33 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_633);
+        tpl_value v13 = k33->fn(rt, ctx, 1, a12, &L_633);
         const tpl_value a14[1] = {v13};
         if (!k34)
-          k34 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_631);
-        tpl_value v15 = k34->fn(rt, ctx, 1, a14, &L_631);
+          k34 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_634);
+        tpl_value v15 = k34->fn(rt, ctx, 1, a14, &L_634);
         tpl_ctx_set(rt, ctx, &N_title, v15);
       }
     }
   }
 #line 15 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_632;
+    rt->loc = &L_635;
     tpl_map *m16 = tpl_map_new(rt->arena, 2);
     tpl_value v17 = tpl_str("label", 5u);
     tpl_value v21 = tpl_null();
@@ -6810,11 +6841,11 @@ static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     }
     tpl_map_set(rt->arena, m16, v17, v23);
     tpl_value v25 = tpl_str("title", 5u);
-    v26 = tpl_var(rt, ctx, self, &N_title, &L_633);
+    v26 = tpl_var(rt, ctx, self, &N_title, &L_636);
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_634);
+    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_637);
     tpl_out_value(rt, v29);
   }
 }
@@ -6839,30 +6870,30 @@ static void fn64(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 21 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_635;
+    rt->loc = &L_638;
     tpl_map *m0 = tpl_map_new(rt->arena, 1);
     tpl_value v1 = tpl_str("title", 5u);
     tpl_value v2;
-    v3 = tpl_var(rt, ctx, self, &N_entry, &L_636);
-    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_637, &ic0);
+    v3 = tpl_var(rt, ctx, self, &N_entry, &L_639);
+    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_640, &ic0);
     if (tpl_truthy(v4)) {
       v2 = v4;
     } else {
-      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_638, &ic1);
+      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_641, &ic1);
       v2 = v5;
     }
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_639);
+    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_642);
     const tpl_value a9[1] = {v8};
     if (!k35)
-      k35 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_640);
-    tpl_value v10 = k35->fn(rt, ctx, 1, a9, &L_640);
+      k35 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_643);
+    tpl_value v10 = k35->fn(rt, ctx, 1, a9, &L_643);
     const tpl_value a11[1] = {v10};
     if (!k36)
-      k36 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_641);
-    tpl_value v12 = k36->fn(rt, ctx, 1, a11, &L_641);
+      k36 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_644);
+    tpl_value v12 = k36->fn(rt, ctx, 1, a11, &L_644);
     tpl_out_value(rt, v12);
   }
 }
@@ -6881,9 +6912,9 @@ static tpl_value fn66(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_656);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_659);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_657, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_660, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
@@ -6945,16 +6976,16 @@ static void fn65(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 29 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_642;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_643);
+    rt->loc = &L_645;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_646);
     const tpl_value a1[1] = {v0};
     if (!k37)
-      k37 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_644);
-    bool b2 = !tpl_truthy(k37->fn(rt, ctx, 1, a1, &L_644));
+      k37 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_647);
+    bool b2 = !tpl_truthy(k37->fn(rt, ctx, 1, a1, &L_647));
     if (b2) {
 #line 30 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_645;
+        rt->loc = &L_648;
         tpl_list *l3 = tpl_list_new(rt->arena, 0);
         tpl_value v4 = tpl_list_value(l3);
         tpl_ctx_set(rt, ctx, &N_open, v4);
@@ -6963,30 +6994,30 @@ static void fn65(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 32 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_646;
-        v5 = tpl_var(rt, ctx, self, &N_entries, &L_647);
+        rt->loc = &L_649;
+        v5 = tpl_var(rt, ctx, self, &N_entries, &L_650);
         tpl_iter it6;
         tpl_for_begin(rt, &it6, ctx, v5, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it6)) {
           tpl_for_accept(rt, &it6);
 #line 33 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_648;
-            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_649);
+            rt->loc = &L_651;
+            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_652);
             const tpl_value a8[1] = {v7};
             if (!k37)
-              k37 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_650);
-            bool b9 = !tpl_truthy(k37->fn(rt, it6.scope, 1, a8, &L_650));
+              k37 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_653);
+            bool b9 = !tpl_truthy(k37->fn(rt, it6.scope, 1, a8, &L_653));
             if (b9) {
 #line 34 "themes/tech/common/partials/macros.twig"
               {
-                rt->loc = &L_651;
-                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_652);
-                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_653, &ic0);
+                rt->loc = &L_654;
+                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_655);
+                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_656, &ic0);
                 const tpl_value a12[1] = {v7};
                 if (!k38)
-                  k38 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_654);
-                tpl_value v13 = k38->fn(rt, it6.scope, 1, a12, &L_654);
+                  k38 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_657);
+                tpl_value v13 = k38->fn(rt, it6.scope, 1, a12, &L_657);
                 bool b14 = tpl_compare(rt, v13, v11) < 0;
                 if (b14) {
 #line 35 "themes/tech/common/partials/macros.twig"
@@ -6994,32 +7025,32 @@ static void fn65(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 37 "themes/tech/common/partials/macros.twig"
                   {
-                    rt->loc = &L_655;
+                    rt->loc = &L_658;
                     tpl_value v15 = tpl_closure_new_slots(rt, fn66, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
                     if (!k39)
-                      k39 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_658);
-                    tpl_value v17 = k39->fn(rt, it6.scope, 2, a16, &L_658);
+                      k39 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_661);
+                    tpl_value v17 = k39->fn(rt, it6.scope, 2, a16, &L_661);
                     const tpl_value a18[1] = {v17};
                     if (!k40)
-                      k40 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_659);
-                    tpl_value v19 = k40->fn(rt, it6.scope, 1, a18, &L_659);
+                      k40 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_662);
+                    tpl_value v19 = k40->fn(rt, it6.scope, 1, a18, &L_662);
                     tpl_ctx_set(rt, it6.scope, &N_closing, v19);
                   }
 #line 38 "themes/tech/common/partials/macros.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 39 "themes/tech/common/partials/macros.twig"
                   {
-                    rt->loc = &L_660;
-                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_661);
+                    rt->loc = &L_663;
+                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_664);
                     tpl_value v21 = tpl_int(INT64_C(1));
                     bool b22 = tpl_compare(rt, v21, v20) < 0;
                     if (b22) {
 #line 39 "themes/tech/common/partials/macros.twig"
                       {
-                        rt->loc = &L_662;
+                        rt->loc = &L_665;
                         tpl_value v23 = tpl_int(INT64_C(2));
-                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_663);
+                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_666);
                         tpl_iter it25;
                         tpl_for_begin(rt, &it25, it6.scope, v24, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it25)) {
@@ -7034,18 +7065,18 @@ static void fn65(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 41 "themes/tech/common/partials/macros.twig"
                   {
-                    rt->loc = &L_664;
-                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_665);
+                    rt->loc = &L_667;
+                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_668);
                     tpl_value v28 = tpl_int(INT64_C(0));
                     const tpl_value a29[1] = {v27};
                     if (!k40)
-                      k40 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_666);
-                    tpl_value v30 = k40->fn(rt, it6.scope, 1, a29, &L_666);
-                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_667);
+                      k40 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_669);
+                    tpl_value v30 = k40->fn(rt, it6.scope, 1, a29, &L_669);
+                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_670);
                     const tpl_value a32[3] = {v27, v28, v31};
                     if (!k41)
-                      k41 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_668);
-                    tpl_value v33 = k41->fn(rt, it6.scope, 3, a32, &L_668);
+                      k41 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_671);
+                    tpl_value v33 = k41->fn(rt, it6.scope, 3, a32, &L_671);
                     tpl_ctx_set(rt, it6.scope, &N_open, v33);
                   }
                 }
@@ -7054,22 +7085,22 @@ static void fn65(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 44 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_669;
-            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_670);
-            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_671);
-            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_672, &ic1);
+            rt->loc = &L_672;
+            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_673);
+            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_674);
+            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_675, &ic1);
             tpl_list *l37 = tpl_list_new(rt->arena, 1);
             l37->items[0] = v36;
             tpl_value v38 = tpl_list_value(l37);
             const tpl_value a39[2] = {v34, v38};
             if (!k42)
-              k42 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_673);
-            tpl_value v40 = k42->fn(rt, it6.scope, 2, a39, &L_673);
+              k42 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_676);
+            tpl_value v40 = k42->fn(rt, it6.scope, 2, a39, &L_676);
             tpl_ctx_set(rt, it6.scope, &N_open, v40);
           }
 #line 45 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_674;
+            rt->loc = &L_677;
             tpl_value v44 = tpl_null();
             bool b43 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v44);
             if (!b43)
@@ -7085,8 +7116,8 @@ static void fn65(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v46 = v42;
             } else {
               tpl_value v47 = tpl_str("#", 1u);
-              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_675);
-              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_676, &ic2);
+              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_678);
+              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_679, &ic2);
               tpl_value v50 = tpl_op_concat(rt, v47, v49);
               v46 = v50;
             }
@@ -7096,7 +7127,7 @@ static void fn65(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li class=\"", 11);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_677;
+            rt->loc = &L_680;
             tpl_value v56 = tpl_null();
             bool b55 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v56);
             if (!b55)
@@ -7124,11 +7155,11 @@ static void fn65(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b61) {
 #line 46 "themes/tech/common/partials/macros.twig"
               {
-                rt->loc = &L_678;
-                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_679);
-                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_680, &ic3);
-                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_681, &ic4);
-                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_682);
+                rt->loc = &L_681;
+                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_682);
+                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_683, &ic3);
+                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_684, &ic4);
+                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_685);
                 tpl_out_value(rt, v65);
               }
 #line 46 "themes/tech/common/partials/macros.twig"
@@ -7139,31 +7170,31 @@ static void fn65(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_683;
-            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_684);
-            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_685, &ic5);
+            rt->loc = &L_686;
+            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_687);
+            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_688, &ic5);
             tpl_out_value(rt, v67);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_686;
-            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_687);
+            rt->loc = &L_689;
+            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_690);
             tpl_out_value(rt, v68);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_688;
-            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_689);
+            rt->loc = &L_691;
+            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_692);
             tpl_out_value(rt, v69);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
           tpl_out(rt, "\"", 1);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_690;
-            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_691);
+            rt->loc = &L_693;
+            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_694);
             bool b71 = tpl_truthy(v70);
             if (b71) {
               bool b72 = tpl_loose_eq(rt, v69, v70);
@@ -7178,9 +7209,9 @@ static void fn65(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, ">", 1);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_692;
+            rt->loc = &L_695;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_693);
+            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_696);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
@@ -7191,24 +7222,24 @@ static void fn65(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 49 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_694;
-        v75 = tpl_var(rt, ctx, self, &N_open, &L_695);
+        rt->loc = &L_697;
+        v75 = tpl_var(rt, ctx, self, &N_open, &L_698);
         const tpl_value a76[1] = {v75};
         if (!k40)
-          k40 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_696);
-        tpl_value v77 = k40->fn(rt, ctx, 1, a76, &L_696);
+          k40 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_699);
+        tpl_value v77 = k40->fn(rt, ctx, 1, a76, &L_699);
         tpl_value v78 = tpl_int(INT64_C(1));
         bool b79 = tpl_compare(rt, v78, v77) < 0;
         if (b79) {
 #line 49 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_697;
+            rt->loc = &L_700;
             tpl_value v80 = tpl_int(INT64_C(2));
             const tpl_value a81[1] = {v75};
             if (!k40)
-              k40 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_698);
-            tpl_value v82 = k40->fn(rt, ctx, 1, a81, &L_698);
-            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_699);
+              k40 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_701);
+            tpl_value v82 = k40->fn(rt, ctx, 1, a81, &L_701);
+            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_702);
             tpl_iter it84;
             tpl_for_begin(rt, &it84, ctx, v83, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it84)) {
@@ -7266,18 +7297,18 @@ static void fn67(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 57 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_700;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_701);
+    rt->loc = &L_703;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_704);
     const tpl_value a1[1] = {v0};
     if (!k43)
-      k43 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_702);
-    bool b2 = !tpl_truthy(k43->fn(rt, ctx, 1, a1, &L_702));
+      k43 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_705);
+    bool b2 = !tpl_truthy(k43->fn(rt, ctx, 1, a1, &L_705));
     if (b2) {
 #line 58 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "<nav class=\"", 12);
 #line 58 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_703;
+        rt->loc = &L_706;
         tpl_value v4 = tpl_null();
         bool b3 = tpl_var_probe(rt, ctx, self, &N_class, &v4);
         if (!b3)
@@ -7295,34 +7326,34 @@ static void fn67(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "\" aria-labelledby=\"", 19);
 #line 58 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_704;
-        v7 = tpl_var(rt, ctx, self, &N_id, &L_705);
+        rt->loc = &L_707;
+        v7 = tpl_var(rt, ctx, self, &N_id, &L_708);
         tpl_out_value(rt, v7);
       }
 #line 58 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "\">\n<h2 class=\"toc-title\" id=\"", 29);
 #line 59 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_706;
+        rt->loc = &L_709;
         tpl_out_value(rt, v7);
       }
 #line 59 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "\">", 2);
 #line 59 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_707;
-        v8 = tpl_var(rt, ctx, self, &N_title, &L_708);
+        rt->loc = &L_710;
+        v8 = tpl_var(rt, ctx, self, &N_title, &L_711);
         tpl_out_value(rt, v8);
       }
 #line 59 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "</h2>\n", 6);
 #line 60 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_709;
-        v9 = tpl_var(rt, ctx, self, &N_root, &L_710);
-        v10 = tpl_var(rt, ctx, self, &N_current, &L_711);
+        rt->loc = &L_712;
+        v9 = tpl_var(rt, ctx, self, &N_root, &L_713);
+        v10 = tpl_var(rt, ctx, self, &N_current, &L_714);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_712);
+        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_715);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/tech/common/partials/macros.twig"
@@ -7331,20 +7362,102 @@ static void fn67(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 }
 
+#line 70 "themes/tech/common/partials/macros.twig"
+static void fn68(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+  (void)ctx;
+  const tpl_template *self = def->owner;
+  (void)self;
+  const tpl_blocks *blocks = tpl_blocks_of(rt, self);
+  (void)blocks;
+  const tpl_callable *k44 = NULL;
+  tpl_value v0 = tpl_null();
+#line 70 "themes/tech/common/partials/macros.twig"
+  if (!tpl_ctx_has_own(ctx, &N_s)) {
+    tpl_ctx_set_own(rt, ctx, &N_s, tpl_null());
+  }
+#line 71 "themes/tech/common/partials/macros.twig"
+  {
+    rt->loc = &L_716;
+    v0 = tpl_var(rt, ctx, self, &N_s, &L_717);
+    tpl_map *m1 = tpl_map_new(rt->arena, 19);
+    tpl_value v2 = tpl_str("&", 1u);
+    tpl_value v3 = tpl_str("&amp;", 5u);
+    tpl_map_set(rt->arena, m1, v2, v3);
+    tpl_value v4 = tpl_str("<", 1u);
+    tpl_value v5 = tpl_str("&lt;", 4u);
+    tpl_map_set(rt->arena, m1, v4, v5);
+    tpl_value v6 = tpl_str(">", 1u);
+    tpl_value v7 = tpl_str("&gt;", 4u);
+    tpl_map_set(rt->arena, m1, v6, v7);
+    tpl_value v8 = tpl_str("\"", 1u);
+    tpl_value v9 = tpl_str("&quot;", 6u);
+    tpl_map_set(rt->arena, m1, v8, v9);
+    tpl_value v10 = tpl_str("\\", 1u);
+    tpl_value v11 = tpl_str("&#92;", 5u);
+    tpl_map_set(rt->arena, m1, v10, v11);
+    tpl_value v12 = tpl_str("`", 1u);
+    tpl_value v13 = tpl_str("&#96;", 5u);
+    tpl_map_set(rt->arena, m1, v12, v13);
+    tpl_value v14 = tpl_str("*", 1u);
+    tpl_value v15 = tpl_str("&#42;", 5u);
+    tpl_map_set(rt->arena, m1, v14, v15);
+    tpl_value v16 = tpl_str("_", 1u);
+    tpl_value v17 = tpl_str("&#95;", 5u);
+    tpl_map_set(rt->arena, m1, v16, v17);
+    tpl_value v18 = tpl_str("[", 1u);
+    tpl_value v19 = tpl_str("&#91;", 5u);
+    tpl_map_set(rt->arena, m1, v18, v19);
+    tpl_value v20 = tpl_str("]", 1u);
+    tpl_value v21 = tpl_str("&#93;", 5u);
+    tpl_map_set(rt->arena, m1, v20, v21);
+    tpl_value v22 = tpl_str("!", 1u);
+    tpl_value v23 = tpl_str("&#33;", 5u);
+    tpl_map_set(rt->arena, m1, v22, v23);
+    tpl_value v24 = tpl_str("~", 1u);
+    tpl_value v25 = tpl_str("&#126;", 6u);
+    tpl_map_set(rt->arena, m1, v24, v25);
+    tpl_value v26 = tpl_str("|", 1u);
+    tpl_value v27 = tpl_str("&#124;", 6u);
+    tpl_map_set(rt->arena, m1, v26, v27);
+    tpl_value v28 = tpl_str("#", 1u);
+    tpl_value v29 = tpl_str("&#35;", 5u);
+    tpl_map_set(rt->arena, m1, v28, v29);
+    tpl_value v30 = tpl_str("-", 1u);
+    tpl_value v31 = tpl_str("&#45;", 5u);
+    tpl_map_set(rt->arena, m1, v30, v31);
+    tpl_value v32 = tpl_str("+", 1u);
+    tpl_value v33 = tpl_str("&#43;", 5u);
+    tpl_map_set(rt->arena, m1, v32, v33);
+    tpl_value v34 = tpl_str(".", 1u);
+    tpl_value v35 = tpl_str("&#46;", 5u);
+    tpl_map_set(rt->arena, m1, v34, v35);
+    tpl_value v36 = tpl_str("=", 1u);
+    tpl_value v37 = tpl_str("&#61;", 5u);
+    tpl_map_set(rt->arena, m1, v36, v37);
+    tpl_value v38 = tpl_str("\n", 1u);
+    tpl_value v39 = tpl_str(" ", 1u);
+    tpl_map_set(rt->arena, m1, v38, v39);
+    tpl_value v40 = tpl_map_or_list(rt->arena, m1);
+    const tpl_value a41[2] = {v0, v40};
+    if (!k44)
+      k44 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_718);
+    tpl_value v42 = k44->fn(rt, ctx, 2, a41, &L_718);
+    tpl_out_value(rt, v42);
+  }
+}
+
 #line 1 "themes/tech/common/partials/macros.twig"
-static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
-#line 64 "themes/tech/common/partials/macros.twig"
-  tpl_out(rt, "\n", 1);
 }
 
 /* ---- style.css.twig ---- */
 
 #line 13 "themes/tech/epub/style.css.twig"
-static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -7360,7 +7473,7 @@ static void fn69(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 21 "themes/tech/epub/style.css.twig"
-static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -7437,7 +7550,7 @@ static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 90 "themes/tech/epub/style.css.twig"
-static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -7523,7 +7636,7 @@ static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 168 "themes/tech/epub/style.css.twig"
-static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn73(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -7557,7 +7670,7 @@ static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "kbd { padding: 0 .2em; border: 1px solid #8a8a8a; border-radius: .2em; }\n", 750);
 #line 194 "themes/tech/epub/style.css.twig"
   {
-    rt->loc = &L_713;
+    rt->loc = &L_719;
     tpl_value v0 = tpl_str("css/highlight.css.twig", 22u);
     tpl_map *m1 = tpl_map_new(rt->arena, 1);
     tpl_value v2 = tpl_str("hl", 2u);
@@ -7610,12 +7723,12 @@ static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     tpl_value v34 = tpl_map_or_list(rt->arena, m3);
     tpl_map_set(rt->arena, m1, v2, v34);
     tpl_value v35 = tpl_map_or_list(rt->arena, m1);
-    tpl_include(rt, ctx, v0, v35, false, false, &L_713);
+    tpl_include(rt, ctx, v0, v35, false, false, &L_719);
   }
 }
 
 #line 196 "themes/tech/epub/style.css.twig"
-static void fn73(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn74(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -7649,7 +7762,7 @@ static void fn73(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 222 "themes/tech/epub/style.css.twig"
-static void fn74(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn75(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -7680,7 +7793,7 @@ static void fn74(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 245 "themes/tech/epub/style.css.twig"
-static void fn75(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn76(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -7759,7 +7872,7 @@ static void fn75(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 316 "themes/tech/epub/style.css.twig"
-static void fn76(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn77(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -7784,7 +7897,7 @@ static void fn76(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 333 "themes/tech/epub/style.css.twig"
-static void fn77(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn78(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -7793,7 +7906,7 @@ static void fn77(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/epub/style.css.twig"
-static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn79(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -7803,55 +7916,55 @@ static void fn78(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "@namespace epub \"http://www.idpf.org/2007/ops\";\n", 89);
 #line 13 "themes/tech/epub/style.css.twig"
   {
-    rt->loc = &L_714;
-    tpl_display_block(rt, ctx, blocks, &N_base, &L_714);
+    rt->loc = &L_720;
+    tpl_display_block(rt, ctx, blocks, &N_base, &L_720);
   }
 #line 21 "themes/tech/epub/style.css.twig"
   {
-    rt->loc = &L_715;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_715);
+    rt->loc = &L_721;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_721);
   }
 #line 90 "themes/tech/epub/style.css.twig"
   {
-    rt->loc = &L_716;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_716);
+    rt->loc = &L_722;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_722);
   }
 #line 168 "themes/tech/epub/style.css.twig"
   {
-    rt->loc = &L_717;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_717);
+    rt->loc = &L_723;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_723);
   }
 #line 196 "themes/tech/epub/style.css.twig"
   {
-    rt->loc = &L_718;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_718);
+    rt->loc = &L_724;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_724);
   }
 #line 222 "themes/tech/epub/style.css.twig"
   {
-    rt->loc = &L_719;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_719);
+    rt->loc = &L_725;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_725);
   }
 #line 245 "themes/tech/epub/style.css.twig"
   {
-    rt->loc = &L_720;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_720);
+    rt->loc = &L_726;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_726);
   }
 #line 316 "themes/tech/epub/style.css.twig"
   {
-    rt->loc = &L_721;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_721);
+    rt->loc = &L_727;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_727);
   }
 #line 333 "themes/tech/epub/style.css.twig"
   {
-    rt->loc = &L_722;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_722);
+    rt->loc = &L_728;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_728);
   }
 }
 
 /* ---- table.twig ---- */
 
 #line 1 "themes/tech/common/table.twig"
-static void fn79(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn80(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -7875,12 +7988,12 @@ static void fn79(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_723;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_724);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_725, &ic0);
+    rt->loc = &L_729;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_730);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_731, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_726, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_732, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -7891,16 +8004,16 @@ static void fn79(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_727;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_728);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_729, &ic2);
+    rt->loc = &L_733;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_734);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_735, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/tech/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_730;
+        rt->loc = &L_736;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/tech/common/table.twig"
@@ -7911,22 +8024,22 @@ static void fn79(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_731;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_732);
+    rt->loc = &L_737;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_738);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/tech/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_733;
+        rt->loc = &L_739;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/tech/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_734;
+            rt->loc = &L_740;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/tech/common/table.twig"
@@ -7937,23 +8050,23 @@ static void fn79(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_735;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_736, &ic3);
+        rt->loc = &L_741;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_742, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/tech/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_737;
+            rt->loc = &L_743;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/tech/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_738;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_739, &ic4);
+            rt->loc = &L_744;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_745, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/tech/common/table.twig"
@@ -7964,8 +8077,8 @@ static void fn79(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_740;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_741, &ic5);
+        rt->loc = &L_746;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_747, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/tech/common/table.twig"
@@ -7976,7 +8089,7 @@ static void fn79(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_742;
+    rt->loc = &L_748;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -7987,7 +8100,7 @@ static void fn79(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_743;
+        rt->loc = &L_749;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/tech/common/table.twig"
@@ -7998,8 +8111,8 @@ static void fn79(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_744;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_745, &ic6);
+    rt->loc = &L_750;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_751, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/tech/common/table.twig"
@@ -8009,63 +8122,89 @@ static void fn79(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.md.twig ---- */
 
 #line 1 "themes/tech/contents/title.md.twig"
-static void fn80(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn81(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
-  tpl_value v0 = tpl_null();
+  const tpl_callable *k45 = NULL;
   tpl_value v1 = tpl_null();
-  tpl_value v3 = tpl_null();
-  tpl_value v6 = tpl_null();
+  tpl_value v2 = tpl_null();
+  tpl_value v5 = tpl_null();
+  tpl_value v14 = tpl_null();
   tpl_ic ic0 = {0, NULL};
   tpl_ic ic1 = {0, NULL};
   tpl_ic ic2 = {0, NULL};
-#line 3 "themes/tech/contents/title.md.twig"
-  tpl_out(rt, "# ", 2);
-#line 3 "themes/tech/contents/title.md.twig"
+#line 6 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_746;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_747);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_748, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_749);
-    tpl_out_value(rt, v2);
+    rt->loc = &L_752;
+    tpl_value v0 = tpl_str("partials/macros.twig", 20u);
+    tpl_import(rt, self, 0, v0, &L_752);
   }
-#line 3 "themes/tech/contents/title.md.twig"
-  tpl_out(rt, "\n\n", 2);
-#line 5 "themes/tech/contents/title.md.twig"
+#line 7 "themes/tech/contents/title.md.twig"
+  tpl_out(rt, "# ", 2);
+#line 7 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_750;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_751, &ic1);
-    bool b4 = tpl_truthy(v3);
-    if (b4) {
-#line 6 "themes/tech/contents/title.md.twig"
+    rt->loc = &L_753;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_754);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_755, &ic0);
+    const tpl_value a3[1] = {v2};
+    tpl_value v4 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a3, NULL, &L_756);
+    tpl_out_value(rt, v4);
+  }
+#line 7 "themes/tech/contents/title.md.twig"
+  tpl_out(rt, "\n\n", 2);
+#line 9 "themes/tech/contents/title.md.twig"
+  {
+    rt->loc = &L_757;
+    v5 = tpl_getattr_name_ic(rt, v1, &N_author, &L_758, &ic1);
+    bool b6 = tpl_truthy(v5);
+    if (b6) {
+#line 10 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
-#line 6 "themes/tech/contents/title.md.twig"
+#line 10 "themes/tech/contents/title.md.twig"
       {
-        rt->loc = &L_752;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_753);
-        tpl_out_value(rt, v5);
+        rt->loc = &L_759;
+        tpl_value v7 = tpl_escape_value(rt, v5, TPL_ESC_HTML, &L_760);
+        tpl_map *m8 = tpl_map_new(rt->arena, 1);
+        tpl_value v9 = tpl_str("\n", 1u);
+        tpl_value v10 = tpl_str(" ", 1u);
+        tpl_map_set(rt->arena, m8, v9, v10);
+        tpl_value v11 = tpl_map_or_list(rt->arena, m8);
+        const tpl_value a12[2] = {v7, v11};
+        if (!k45)
+          k45 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_761);
+        tpl_value v13 = k45->fn(rt, ctx, 2, a12, &L_761);
+        tpl_out_value(rt, v13);
       }
-#line 6 "themes/tech/contents/title.md.twig"
+#line 10 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "</p>\n\n", 6);
     }
   }
-#line 9 "themes/tech/contents/title.md.twig"
+#line 13 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_754;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_755, &ic2);
-    bool b7 = tpl_truthy(v6);
-    if (b7) {
-#line 10 "themes/tech/contents/title.md.twig"
+    rt->loc = &L_762;
+    v14 = tpl_getattr_name_ic(rt, v1, &N_edition, &L_763, &ic2);
+    bool b15 = tpl_truthy(v14);
+    if (b15) {
+#line 14 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
-#line 10 "themes/tech/contents/title.md.twig"
+#line 14 "themes/tech/contents/title.md.twig"
       {
-        rt->loc = &L_756;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_757);
-        tpl_out_value(rt, v8);
+        rt->loc = &L_764;
+        tpl_value v16 = tpl_escape_value(rt, v14, TPL_ESC_HTML, &L_765);
+        tpl_map *m17 = tpl_map_new(rt->arena, 1);
+        tpl_value v18 = tpl_str("\n", 1u);
+        tpl_value v19 = tpl_str(" ", 1u);
+        tpl_map_set(rt->arena, m17, v18, v19);
+        tpl_value v20 = tpl_map_or_list(rt->arena, m17);
+        const tpl_value a21[2] = {v16, v20};
+        if (!k45)
+          k45 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_766);
+        tpl_value v22 = k45->fn(rt, ctx, 2, a21, &L_766);
+        tpl_out_value(rt, v22);
       }
-#line 10 "themes/tech/contents/title.md.twig"
+#line 14 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "</p>\n", 5);
     }
   }
@@ -8074,12 +8213,12 @@ static void fn80(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- toc.ncx.twig ---- */
 
 #line 1 "themes/tech/epub/toc.ncx.twig"
-static void fn81(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn82(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
-  const tpl_callable *k44 = NULL;
+  const tpl_callable *k46 = NULL;
   tpl_value v15 = tpl_null();
   tpl_value v17 = tpl_null();
   tpl_value v18 = tpl_null();
@@ -8089,16 +8228,16 @@ static void fn81(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic1 = {0, NULL};
 #line 4 "themes/tech/epub/toc.ncx.twig"
   {
-    rt->loc = &L_758;
+    rt->loc = &L_767;
     tpl_value v0 = tpl_str("partials/epub.twig", 18u);
-    tpl_import(rt, self, 0, v0, &L_758);
+    tpl_import(rt, self, 0, v0, &L_767);
   }
 #line 5 "themes/tech/epub/toc.ncx.twig"
   tpl_out(rt, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
              "<ncx xmlns=\"http://www.daisy.org/z3986/2005/ncx/\" version=\"2005-1\" xml:lang=\"", 116);
 #line 6 "themes/tech/epub/toc.ncx.twig"
   {
-    rt->loc = &L_759;
+    rt->loc = &L_768;
     tpl_value v4 = tpl_null();
     bool b3 = tpl_var_probe(rt, ctx, self, &N_book, &v4);
     if (!b3)
@@ -8122,27 +8261,27 @@ static void fn81(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_map_set(rt->arena, m8, v9, v10);
     tpl_value v11 = tpl_map_or_list(rt->arena, m8);
     const tpl_value a12[2] = {v6, v11};
-    if (!k44)
-      k44 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_760);
-    tpl_value v13 = k44->fn(rt, ctx, 2, a12, &L_760);
-    tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_761);
+    if (!k46)
+      k46 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_769);
+    tpl_value v13 = k46->fn(rt, ctx, 2, a12, &L_769);
+    tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_770);
     tpl_out_value(rt, v14);
   }
 #line 6 "themes/tech/epub/toc.ncx.twig"
   tpl_out(rt, "\">\n<head>\n<meta name=\"dtb:uid\" content=\"", 40);
 #line 8 "themes/tech/epub/toc.ncx.twig"
   {
-    rt->loc = &L_762;
-    v15 = tpl_var(rt, ctx, self, &N_identifier, &L_763);
-    tpl_value v16 = tpl_escape_value(rt, v15, TPL_ESC_HTML, &L_764);
+    rt->loc = &L_771;
+    v15 = tpl_var(rt, ctx, self, &N_identifier, &L_772);
+    tpl_value v16 = tpl_escape_value(rt, v15, TPL_ESC_HTML, &L_773);
     tpl_out_value(rt, v16);
   }
 #line 8 "themes/tech/epub/toc.ncx.twig"
   tpl_out(rt, "\" />\n<meta name=\"dtb:depth\" content=\"", 37);
 #line 9 "themes/tech/epub/toc.ncx.twig"
   {
-    rt->loc = &L_765;
-    v17 = tpl_var(rt, ctx, self, &N_depth, &L_766);
+    rt->loc = &L_774;
+    v17 = tpl_var(rt, ctx, self, &N_depth, &L_775);
     tpl_out_value(rt, v17);
   }
 #line 9 "themes/tech/epub/toc.ncx.twig"
@@ -8153,26 +8292,26 @@ static void fn81(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<docTitle><text>", 122);
 #line 13 "themes/tech/epub/toc.ncx.twig"
   {
-    rt->loc = &L_767;
-    v18 = tpl_var(rt, ctx, self, &N_book, &L_768);
-    v19 = tpl_getattr_name_ic(rt, v18, &N_title, &L_769, &ic0);
-    tpl_value v20 = tpl_escape_value(rt, v19, TPL_ESC_HTML, &L_770);
+    rt->loc = &L_776;
+    v18 = tpl_var(rt, ctx, self, &N_book, &L_777);
+    v19 = tpl_getattr_name_ic(rt, v18, &N_title, &L_778, &ic0);
+    tpl_value v20 = tpl_escape_value(rt, v19, TPL_ESC_HTML, &L_779);
     tpl_out_value(rt, v20);
   }
 #line 13 "themes/tech/epub/toc.ncx.twig"
   tpl_out(rt, "</text></docTitle>\n", 19);
 #line 14 "themes/tech/epub/toc.ncx.twig"
   {
-    rt->loc = &L_771;
-    v21 = tpl_getattr_name_ic(rt, v18, &N_author, &L_772, &ic1);
+    rt->loc = &L_780;
+    v21 = tpl_getattr_name_ic(rt, v18, &N_author, &L_781, &ic1);
     bool b22 = tpl_truthy(v21);
     if (b22) {
 #line 15 "themes/tech/epub/toc.ncx.twig"
       tpl_out(rt, "<docAuthor><text>", 17);
 #line 15 "themes/tech/epub/toc.ncx.twig"
       {
-        rt->loc = &L_773;
-        tpl_value v23 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_774);
+        rt->loc = &L_782;
+        tpl_value v23 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_783);
         tpl_out_value(rt, v23);
       }
 #line 15 "themes/tech/epub/toc.ncx.twig"
@@ -8183,7 +8322,7 @@ static void fn81(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<navMap>\n", 9);
 #line 18 "themes/tech/epub/toc.ncx.twig"
   {
-    rt->loc = &L_775;
+    rt->loc = &L_784;
     tpl_value v25 = tpl_null();
     bool b24 = tpl_var_probe(rt, ctx, self, &N_toc_tree, &v25);
     if (!b24)
@@ -8197,7 +8336,7 @@ static void fn81(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       v26 = v28;
     }
     const tpl_value a29[1] = {v26};
-    tpl_value v30 = tpl_call_macro(rt, self, 0, &N_ncx_points, 1, 0, a29, NULL, &L_776);
+    tpl_value v30 = tpl_call_macro(rt, self, 0, &N_ncx_points, 1, 0, a29, NULL, &L_785);
     tpl_out_value(rt, v30);
   }
 #line 19 "themes/tech/epub/toc.ncx.twig"
@@ -8207,7 +8346,7 @@ static void fn81(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- toc.twig ---- */
 
 #line 5 "themes/tech/epub/toc.twig"
-static void fn82(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn83(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -8219,22 +8358,22 @@ static void fn82(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 6 "themes/tech/epub/toc.twig"
   {
-    rt->loc = &L_777;
+    rt->loc = &L_786;
     tpl_value v0 = tpl_str("partials/epub.twig", 18u);
-    tpl_import(rt, self, 0, v0, &L_777);
+    tpl_import(rt, self, 0, v0, &L_786);
   }
 #line 7 "themes/tech/epub/toc.twig"
   {
-    rt->loc = &L_778;
-    v1 = tpl_var(rt, ctx, self, &N_item, &L_779);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_content, &L_780, &ic0);
+    rt->loc = &L_787;
+    v1 = tpl_var(rt, ctx, self, &N_item, &L_788);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_content, &L_789, &ic0);
     tpl_out_value(rt, v2);
   }
 #line 7 "themes/tech/epub/toc.twig"
   tpl_out(rt, "\n", 1);
 #line 8 "themes/tech/epub/toc.twig"
   {
-    rt->loc = &L_781;
+    rt->loc = &L_790;
     tpl_value v4 = tpl_null();
     bool b3 = tpl_var_probe(rt, ctx, self, &N_toc, &v4);
     if (!b3)
@@ -8247,9 +8386,9 @@ static void fn82(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_value v7 = tpl_list_value(l6);
       v5 = v7;
     }
-    v8 = tpl_var(rt, ctx, self, &N_root, &L_782);
+    v8 = tpl_var(rt, ctx, self, &N_root, &L_791);
     const tpl_value a9[2] = {v5, v8};
-    tpl_value v10 = tpl_call_macro(rt, self, 0, &N_toc_list, 2, 0, a9, NULL, &L_783);
+    tpl_value v10 = tpl_call_macro(rt, self, 0, &N_toc_list, 2, 0, a9, NULL, &L_792);
     tpl_out_value(rt, v10);
   }
 #line 8 "themes/tech/epub/toc.twig"
@@ -8257,19 +8396,19 @@ static void fn82(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/epub/toc.twig"
-static void fn83(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn84(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 4 "themes/tech/epub/toc.twig"
   {
-    rt->loc = &L_784;
+    rt->loc = &L_793;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_784);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_793);
   }
 }
-#line 8273 "tech_epub.c"
+#line 8412 "tech_epub.c"
 
 /* chunk.twig */
 static const tpl_block_def T0_blocks[4] = {
@@ -9662,23 +9801,24 @@ static const char T19_source[] =
     "{#- The default content of the `edition` element in EPUB: the same as\n"
     "    contents/edition.md.twig but for the line break, which must be XML\n"
     "    (`<br />`) in an EPUB's XHTML. -#}\n"
-    "**{{ book.title|e }}**{% if book.author %}<br />\n"
-    "{{ book.author|e }}{% endif %}\n"
+    "{% import 'partials/macros.twig' as m %}\n"
+    "**{{ m.md_text(book.title) }}**{% if book.author %}<br />\n"
+    "{{ m.md_text(book.author) }}{% endif %}\n"
     "\n"
     "\n"
-    "{% if book.edition %}{{ book.edition|e }}, {% endif %}{{ book.publication_date|default('now')|date(app.getLabel('date_format')) }}\n"
+    "{% if book.edition %}{{ m.md_text(book.edition) }}, {% endif %}{{ book.publication_date|default('now')|date(app.getLabel('date_format')) }}\n"
     "\n"
     "{% if edition.isbn %}\n"
-    "ISBN {{ edition.isbn|e }}\n"
+    "ISBN {{ m.md_text(edition.isbn) }}\n"
     "\n"
     "{% endif %}\n"
-    "{{ app.getLabel('published_with', {generator: (book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion())}) }}.\n";
+    "{{ app.getLabel('published_with', {generator: m.md_text((book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion()))}) }}.\n";
 static const tpl_template T19 = {
   .name = "edition.md.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn29,
   .source = T19_source,
-  .source_len = 594,
+  .source_len = 682,
   .ast = NULL,
 };
 
@@ -9758,7 +9898,8 @@ static const tpl_template T21 = {
 /* license.md.twig */
 static const char T22_source[] =
     "{#- The default content of the `license` element. -#}\n"
-    "© {{ book.publication_date|default('now')|date('Y') }} {{ book.author|e }}\n"
+    "{% import 'partials/macros.twig' as m %}\n"
+    "© {{ book.publication_date|default('now')|date('Y') }} {{ m.md_text(book.author) }}\n"
     "\n"
     "{{ app.getLabel('all_rights_reserved') }}\n";
 static const tpl_template T22 = {
@@ -9766,7 +9907,7 @@ static const tpl_template T22 = {
   .autoescape = TPL_ESC_NONE,
   .body = fn37,
   .source = T22_source,
-  .source_len = 173,
+  .source_len = 223,
   .ast = NULL,
 };
 
@@ -10164,12 +10305,16 @@ static const tpl_name T32_m4_params[6] = {
   {"current", 7u, 0xd965bbdau},
   {"class", 5u, 0xab3e0bffu},
 };
-static const tpl_macro_def T32_macros[5] = {
+static const tpl_name T32_m5_params[1] = {
+  {"s", 1u, 0xf60c4582u},
+};
+static const tpl_macro_def T32_macros[6] = {
   {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T32_m0_params, .fn = fn62, .owner = &T32, .node = NULL},
   {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T32_m1_params, .fn = fn63, .owner = &T32, .node = NULL},
   {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T32_m2_params, .fn = fn64, .owner = &T32, .node = NULL},
   {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T32_m3_params, .fn = fn65, .owner = &T32, .node = NULL},
   {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T32_m4_params, .fn = fn67, .owner = &T32, .node = NULL},
+  {.name = {"md_text", 7u, 0x783073e2u}, .nparams = 1, .params = T32_m5_params, .fn = fn68, .owner = &T32, .node = NULL},
 };
 static const char T32_source[] =
     "{#- Macros both HTML formats share. Values printed raw are HTML already\n"
@@ -10235,29 +10380,37 @@ static const char T32_source[] =
     "</nav>\n"
     "{% endif %}\n"
     "{%- endmacro %}\n"
-    "\n";
+    "\n"
+    "\n"
+    "{#- A value of config.yml as text in Markdown (the default title, edition\n"
+    "    and license pages): each character Markdown or HTML could take as\n"
+    "    markup written as a character reference (a title `[x](javascript:…)`\n"
+    "    is no link), a line break as a space. -#}\n"
+    "{% macro md_text(s) -%}\n"
+    "{{ s|replace({'&': '&amp;', '<': '&lt;', '>': '&gt;', '\"': '&quot;', '\\\\': '&#92;', '`': '&#96;', '*': '&#42;', '_': '&#95;', '[': '&#91;', ']': '&#93;', '!': '&#33;', '~': '&#126;', '|': '&#124;', '#': '&#35;', '-': '&#45;', '+': '&#43;', '.': '&#46;', '=': '&#61;', \"\\n\": ' '}) }}\n"
+    "{%- endmacro %}\n";
 static const tpl_template T32 = {
   .name = "partials/macros.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn68,
-  .nmacros = 5,
+  .body = fn69,
+  .nmacros = 6,
   .macros = T32_macros,
   .source = T32_source,
-  .source_len = 2710,
+  .source_len = 3299,
   .ast = NULL,
 };
 
 /* style.css.twig */
 static const tpl_block_def T33_blocks[9] = {
-  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn69, .owner = &T33, .node = NULL},
-  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn70, .owner = &T33, .node = NULL},
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn71, .owner = &T33, .node = NULL},
-  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn72, .owner = &T33, .node = NULL},
-  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn73, .owner = &T33, .node = NULL},
-  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn74, .owner = &T33, .node = NULL},
-  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn75, .owner = &T33, .node = NULL},
-  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn76, .owner = &T33, .node = NULL},
-  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn77, .owner = &T33, .node = NULL},
+  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn70, .owner = &T33, .node = NULL},
+  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn71, .owner = &T33, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn72, .owner = &T33, .node = NULL},
+  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn73, .owner = &T33, .node = NULL},
+  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn74, .owner = &T33, .node = NULL},
+  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn75, .owner = &T33, .node = NULL},
+  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn76, .owner = &T33, .node = NULL},
+  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn77, .owner = &T33, .node = NULL},
+  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn78, .owner = &T33, .node = NULL},
 };
 static const char T33_source[] =
     "{#- The stylesheet of the EPUB edition (css/easybook.css), for e-ink\n"
@@ -10596,7 +10749,7 @@ static const char T33_source[] =
 static const tpl_template T33 = {
   .name = "style.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn78,
+  .body = fn79,
   .nblocks = 9,
   .blocks = T33_blocks,
   .source = T33_source,
@@ -10623,7 +10776,7 @@ static const char T34_source[] =
 static const tpl_template T34 = {
   .name = "table.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn79,
+  .body = fn80,
   .source = T34_source,
   .source_len = 744,
   .ast = NULL,
@@ -10633,21 +10786,25 @@ static const tpl_template T34 = {
 static const char T35_source[] =
     "{#- The default content of the `title` element: the book's title (which\n"
     "    becomes the item's title), author and edition. -#}\n"
-    "# {{ book.title|e }}\n"
+    "{#- Values of config.yml are text: in Markdown through md_text; inside\n"
+    "    an HTML block, where Markdown is not read, escaped, with no line\n"
+    "    break that could end the block. -#}\n"
+    "{% import 'partials/macros.twig' as m %}\n"
+    "# {{ m.md_text(book.title) }}\n"
     "\n"
     "{% if book.author %}\n"
-    "<p class=\"book-author\">{{ book.author|e }}</p>\n"
+    "<p class=\"book-author\">{{ book.author|e|replace({\"\\n\": ' '}) }}</p>\n"
     "\n"
     "{% endif %}\n"
     "{% if book.edition %}\n"
-    "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
+    "<p class=\"book-edition\">{{ book.edition|e|replace({\"\\n\": ' '}) }}</p>\n"
     "{% endif %}\n";
 static const tpl_template T35 = {
   .name = "title.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn80,
+  .body = fn81,
   .source = T35_source,
-  .source_len = 313,
+  .source_len = 585,
   .ast = NULL,
 };
 
@@ -10676,7 +10833,7 @@ static const char T36_source[] =
 static const tpl_template T36 = {
   .name = "toc.ncx.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn81,
+  .body = fn82,
   .source = T36_source,
   .source_len = 824,
   .ast = NULL,
@@ -10684,7 +10841,7 @@ static const tpl_template T36 = {
 
 /* toc.twig */
 static const tpl_block_def T37_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn82, .owner = &T37, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn83, .owner = &T37, .node = NULL},
 };
 static const char T37_source[] =
     "{#- A table of contents page in the reading order, from `toc` (the book's\n"
@@ -10699,7 +10856,7 @@ static const char T37_source[] =
 static const tpl_template T37 = {
   .name = "toc.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn83,
+  .body = fn84,
   .nblocks = 1,
   .blocks = T37_blocks,
   .source = T37_source,

@@ -249,523 +249,534 @@ static const tpl_loc L_175 = {F_11, 7, 19};
 static const tpl_loc L_176 = {F_11, 9, 1};
 static const tpl_loc L_177 = {F_11, 9, 9};
 static const char F_12[] = "edition.md.twig";
-static const tpl_loc L_178 = {F_12, 4, 3};
-static const tpl_loc L_179 = {F_12, 4, 6};
-static const tpl_loc L_180 = {F_12, 4, 11};
-static const tpl_loc L_181 = {F_12, 4, 17};
-static const tpl_loc L_182 = {F_12, 4, 26};
-static const tpl_loc L_183 = {F_12, 4, 34};
-static const tpl_loc L_184 = {F_12, 5, 1};
-static const tpl_loc L_185 = {F_12, 5, 16};
-static const tpl_loc L_186 = {F_12, 8, 4};
-static const tpl_loc L_187 = {F_12, 8, 12};
-static const tpl_loc L_188 = {F_12, 8, 22};
-static const tpl_loc L_189 = {F_12, 8, 38};
-static const tpl_loc L_190 = {F_12, 8, 55};
-static const tpl_loc L_191 = {F_12, 8, 100};
-static const tpl_loc L_192 = {F_12, 8, 104};
-static const tpl_loc L_193 = {F_12, 8, 95};
-static const tpl_loc L_194 = {F_12, 10, 4};
-static const tpl_loc L_195 = {F_12, 10, 7};
-static const tpl_loc L_196 = {F_12, 10, 15};
+static const tpl_loc L_178 = {F_12, 4, 11};
+static const tpl_loc L_179 = {F_12, 5, 3};
+static const tpl_loc L_180 = {F_12, 5, 16};
+static const tpl_loc L_181 = {F_12, 5, 21};
+static const tpl_loc L_182 = {F_12, 5, 6};
+static const tpl_name N_md_text = {"md_text", 7u, 0x783073e2u};
+static const tpl_loc L_183 = {F_12, 5, 35};
+static const tpl_loc L_184 = {F_12, 5, 43};
+static const tpl_loc L_185 = {F_12, 6, 1};
+static const tpl_loc L_186 = {F_12, 6, 4};
+static const tpl_loc L_187 = {F_12, 9, 4};
+static const tpl_loc L_188 = {F_12, 9, 12};
+static const tpl_loc L_189 = {F_12, 9, 22};
+static const tpl_loc L_190 = {F_12, 9, 25};
+static const tpl_loc L_191 = {F_12, 9, 64};
+static const tpl_loc L_192 = {F_12, 9, 109};
+static const tpl_loc L_193 = {F_12, 9, 113};
+static const tpl_loc L_194 = {F_12, 9, 104};
+static const tpl_loc L_195 = {F_12, 11, 4};
+static const tpl_loc L_196 = {F_12, 11, 7};
+static const tpl_loc L_197 = {F_12, 11, 15};
 static const tpl_name N_isbn = {"isbn", 4u, 0xb87f64e1u};
-static const tpl_loc L_197 = {F_12, 11, 6};
-static const tpl_loc L_198 = {F_12, 11, 22};
-static const tpl_loc L_199 = {F_12, 14, 1};
-static const tpl_loc L_200 = {F_12, 14, 120};
-static const tpl_loc L_201 = {F_12, 14, 8};
+static const tpl_loc L_198 = {F_12, 12, 6};
+static const tpl_loc L_199 = {F_12, 12, 9};
+static const tpl_loc L_200 = {F_12, 15, 1};
+static const tpl_loc L_201 = {F_12, 15, 130};
+static const tpl_loc L_202 = {F_12, 15, 47};
+static const tpl_loc L_203 = {F_12, 15, 8};
 static const char F_13[] = "edition.twig";
-static const tpl_loc L_202 = {F_13, 1, 12};
+static const tpl_loc L_204 = {F_13, 1, 12};
 static const char F_14[] = "epilogue.twig";
-static const tpl_loc L_203 = {F_14, 1, 12};
+static const tpl_loc L_205 = {F_14, 1, 12};
 static const char F_15[] = "figure.twig";
-static const tpl_loc L_204 = {F_15, 4, 4};
-static const tpl_loc L_205 = {F_15, 4, 18};
-static const tpl_loc L_206 = {F_15, 4, 23};
+static const tpl_loc L_206 = {F_15, 4, 4};
+static const tpl_loc L_207 = {F_15, 4, 18};
+static const tpl_loc L_208 = {F_15, 4, 23};
 static const tpl_name N_caption = {"caption", 7u, 0xef131c65u};
-static const tpl_loc L_207 = {F_15, 4, 74};
+static const tpl_loc L_209 = {F_15, 4, 74};
 static const tpl_name N_repeats = {"repeats", 7u, 0xe90a041bu};
-static const tpl_loc L_208 = {F_15, 5, 23};
-static const tpl_loc L_209 = {F_15, 5, 26};
-static const tpl_loc L_210 = {F_15, 5, 31};
+static const tpl_loc L_210 = {F_15, 5, 23};
+static const tpl_loc L_211 = {F_15, 5, 26};
+static const tpl_loc L_212 = {F_15, 5, 31};
 static const tpl_name N_align = {"align", 5u, 0x602c63deu};
-static const tpl_loc L_211 = {F_15, 5, 55};
-static const tpl_loc L_212 = {F_15, 5, 63};
-static const tpl_loc L_213 = {F_15, 5, 75};
-static const tpl_loc L_214 = {F_15, 6, 1};
-static const tpl_loc L_215 = {F_15, 6, 9};
-static const tpl_loc L_216 = {F_15, 7, 4};
-static const tpl_loc L_217 = {F_15, 7, 12};
-static const tpl_loc L_218 = {F_15, 7, 26};
-static const tpl_loc L_219 = {F_15, 9, 5};
-static const tpl_loc L_220 = {F_15, 9, 41};
-static const tpl_loc L_221 = {F_15, 9, 67};
-static const tpl_loc L_222 = {F_15, 9, 75};
-static const tpl_loc L_223 = {F_15, 10, 5};
-static const tpl_loc L_224 = {F_15, 10, 8};
-static const tpl_loc L_225 = {F_15, 10, 43};
-static const tpl_loc L_226 = {F_15, 10, 51};
-static const tpl_loc L_227 = {F_15, 10, 78};
-static const tpl_loc L_228 = {F_15, 10, 86};
+static const tpl_loc L_213 = {F_15, 5, 55};
+static const tpl_loc L_214 = {F_15, 5, 63};
+static const tpl_loc L_215 = {F_15, 5, 75};
+static const tpl_loc L_216 = {F_15, 6, 1};
+static const tpl_loc L_217 = {F_15, 6, 9};
+static const tpl_loc L_218 = {F_15, 7, 4};
+static const tpl_loc L_219 = {F_15, 7, 12};
+static const tpl_loc L_220 = {F_15, 7, 26};
+static const tpl_loc L_221 = {F_15, 9, 5};
+static const tpl_loc L_222 = {F_15, 9, 41};
+static const tpl_loc L_223 = {F_15, 9, 67};
+static const tpl_loc L_224 = {F_15, 9, 75};
+static const tpl_loc L_225 = {F_15, 10, 5};
+static const tpl_loc L_226 = {F_15, 10, 8};
+static const tpl_loc L_227 = {F_15, 10, 43};
+static const tpl_loc L_228 = {F_15, 10, 51};
+static const tpl_loc L_229 = {F_15, 10, 78};
+static const tpl_loc L_230 = {F_15, 10, 86};
 static const char F_16[] = "foreword.twig";
-static const tpl_loc L_229 = {F_16, 1, 12};
+static const tpl_loc L_231 = {F_16, 1, 12};
 static const char F_17[] = "glossary.twig";
-static const tpl_loc L_230 = {F_17, 1, 12};
+static const tpl_loc L_232 = {F_17, 1, 12};
 static const char F_18[] = "introduction.twig";
-static const tpl_loc L_231 = {F_18, 1, 12};
+static const tpl_loc L_233 = {F_18, 1, 12};
 static const char F_19[] = "item.twig";
-static const tpl_loc L_232 = {F_19, 7, 4};
-static const tpl_loc L_233 = {F_19, 7, 7};
-static const tpl_loc L_234 = {F_19, 8, 9};
-static const tpl_loc L_235 = {F_19, 8, 12};
-static const tpl_loc L_236 = {F_19, 8, 17};
-static const tpl_loc L_237 = {F_19, 8, 37};
-static const tpl_loc L_238 = {F_19, 12, 1};
-static const tpl_loc L_239 = {F_19, 12, 4};
-static const tpl_loc L_240 = {F_19, 12, 9};
-static const tpl_loc L_241 = {F_19, 4, 4};
-static const tpl_loc L_242 = {F_19, 4, 22};
-static const tpl_loc L_243 = {F_19, 4, 27};
-static const tpl_loc L_244 = {F_19, 4, 41};
-static const tpl_loc L_245 = {F_19, 5, 22};
-static const tpl_loc L_246 = {F_19, 5, 25};
-static const tpl_loc L_247 = {F_19, 5, 30};
-static const tpl_loc L_248 = {F_19, 5, 37};
-static const tpl_loc L_249 = {F_19, 5, 45};
-static const tpl_loc L_250 = {F_19, 5, 53};
-static const tpl_loc L_251 = {F_19, 5, 60};
-static const tpl_loc L_252 = {F_19, 5, 79};
-static const tpl_loc L_253 = {F_19, 5, 87};
-static const tpl_loc L_254 = {F_19, 6, 10};
+static const tpl_loc L_234 = {F_19, 7, 4};
+static const tpl_loc L_235 = {F_19, 7, 7};
+static const tpl_loc L_236 = {F_19, 8, 9};
+static const tpl_loc L_237 = {F_19, 8, 12};
+static const tpl_loc L_238 = {F_19, 8, 17};
+static const tpl_loc L_239 = {F_19, 8, 37};
+static const tpl_loc L_240 = {F_19, 12, 1};
+static const tpl_loc L_241 = {F_19, 12, 4};
+static const tpl_loc L_242 = {F_19, 12, 9};
+static const tpl_loc L_243 = {F_19, 4, 4};
+static const tpl_loc L_244 = {F_19, 4, 22};
+static const tpl_loc L_245 = {F_19, 4, 27};
+static const tpl_loc L_246 = {F_19, 4, 41};
+static const tpl_loc L_247 = {F_19, 5, 22};
+static const tpl_loc L_248 = {F_19, 5, 25};
+static const tpl_loc L_249 = {F_19, 5, 30};
+static const tpl_loc L_250 = {F_19, 5, 37};
+static const tpl_loc L_251 = {F_19, 5, 45};
+static const tpl_loc L_252 = {F_19, 5, 53};
+static const tpl_loc L_253 = {F_19, 5, 60};
+static const tpl_loc L_254 = {F_19, 5, 79};
+static const tpl_loc L_255 = {F_19, 5, 87};
+static const tpl_loc L_256 = {F_19, 6, 10};
 static const tpl_name N_heading = {"heading", 7u, 0x9f481715u};
-static const tpl_loc L_255 = {F_19, 11, 10};
+static const tpl_loc L_257 = {F_19, 11, 10};
 static const char F_20[] = "license.md.twig";
-static const tpl_loc L_256 = {F_20, 2, 4};
-static const tpl_loc L_257 = {F_20, 2, 44};
-static const tpl_loc L_258 = {F_20, 2, 57};
-static const tpl_loc L_259 = {F_20, 2, 60};
-static const tpl_loc L_260 = {F_20, 2, 65};
-static const tpl_loc L_261 = {F_20, 2, 72};
-static const tpl_loc L_262 = {F_20, 4, 1};
-static const tpl_loc L_263 = {F_20, 4, 4};
-static const tpl_loc L_264 = {F_20, 4, 8};
+static const tpl_loc L_258 = {F_20, 2, 11};
+static const tpl_loc L_259 = {F_20, 3, 4};
+static const tpl_loc L_260 = {F_20, 3, 44};
+static const tpl_loc L_261 = {F_20, 3, 57};
+static const tpl_loc L_262 = {F_20, 3, 70};
+static const tpl_loc L_263 = {F_20, 3, 75};
+static const tpl_loc L_264 = {F_20, 3, 60};
+static const tpl_loc L_265 = {F_20, 5, 1};
+static const tpl_loc L_266 = {F_20, 5, 4};
+static const tpl_loc L_267 = {F_20, 5, 8};
 static const char F_21[] = "license.twig";
-static const tpl_loc L_265 = {F_21, 1, 12};
+static const tpl_loc L_268 = {F_21, 1, 12};
 static const char F_22[] = "lof.twig";
-static const tpl_loc L_266 = {F_22, 3, 9};
-static const tpl_loc L_267 = {F_22, 3, 12};
-static const tpl_loc L_268 = {F_22, 3, 17};
-static const tpl_loc L_269 = {F_22, 3, 26};
-static const tpl_loc L_270 = {F_22, 3, 34};
-static const tpl_loc L_271 = {F_22, 4, 12};
-static const tpl_loc L_272 = {F_22, 4, 52};
-static const tpl_loc L_273 = {F_22, 4, 56};
+static const tpl_loc L_269 = {F_22, 3, 9};
+static const tpl_loc L_270 = {F_22, 3, 12};
+static const tpl_loc L_271 = {F_22, 3, 17};
+static const tpl_loc L_272 = {F_22, 3, 26};
+static const tpl_loc L_273 = {F_22, 3, 34};
+static const tpl_loc L_274 = {F_22, 4, 12};
+static const tpl_loc L_275 = {F_22, 4, 52};
+static const tpl_loc L_276 = {F_22, 4, 56};
 static const char F_23[] = "lot.twig";
-static const tpl_loc L_274 = {F_23, 3, 9};
-static const tpl_loc L_275 = {F_23, 3, 12};
-static const tpl_loc L_276 = {F_23, 3, 17};
-static const tpl_loc L_277 = {F_23, 3, 26};
-static const tpl_loc L_278 = {F_23, 3, 34};
-static const tpl_loc L_279 = {F_23, 4, 12};
-static const tpl_loc L_280 = {F_23, 4, 52};
-static const tpl_loc L_281 = {F_23, 4, 56};
+static const tpl_loc L_277 = {F_23, 3, 9};
+static const tpl_loc L_278 = {F_23, 3, 12};
+static const tpl_loc L_279 = {F_23, 3, 17};
+static const tpl_loc L_280 = {F_23, 3, 26};
+static const tpl_loc L_281 = {F_23, 3, 34};
+static const tpl_loc L_282 = {F_23, 4, 12};
+static const tpl_loc L_283 = {F_23, 4, 52};
+static const tpl_loc L_284 = {F_23, 4, 56};
 static const char F_24[] = "part.twig";
-static const tpl_loc L_282 = {F_24, 3, 4};
-static const tpl_loc L_283 = {F_24, 3, 22};
-static const tpl_loc L_284 = {F_24, 3, 27};
-static const tpl_loc L_285 = {F_24, 3, 41};
-static const tpl_loc L_286 = {F_24, 4, 30};
-static const tpl_loc L_287 = {F_24, 4, 37};
-static const tpl_loc L_288 = {F_24, 4, 56};
-static const tpl_loc L_289 = {F_24, 4, 59};
-static const tpl_loc L_290 = {F_24, 4, 64};
-static const tpl_loc L_291 = {F_24, 5, 4};
-static const tpl_loc L_292 = {F_24, 6, 9};
-static const tpl_loc L_293 = {F_24, 6, 12};
-static const tpl_loc L_294 = {F_24, 6, 17};
-static const tpl_loc L_295 = {F_24, 6, 29};
-static const tpl_loc L_296 = {F_24, 6, 37};
-static const tpl_loc L_297 = {F_24, 6, 65};
-static const tpl_loc L_298 = {F_24, 6, 91};
-static const tpl_loc L_299 = {F_24, 6, 99};
-static const tpl_loc L_300 = {F_24, 6, 130};
-static const tpl_loc L_301 = {F_24, 6, 138};
-static const tpl_loc L_302 = {F_24, 8, 1};
-static const tpl_loc L_303 = {F_24, 8, 4};
-static const tpl_loc L_304 = {F_24, 8, 9};
+static const tpl_loc L_285 = {F_24, 3, 4};
+static const tpl_loc L_286 = {F_24, 3, 22};
+static const tpl_loc L_287 = {F_24, 3, 27};
+static const tpl_loc L_288 = {F_24, 3, 41};
+static const tpl_loc L_289 = {F_24, 4, 30};
+static const tpl_loc L_290 = {F_24, 4, 37};
+static const tpl_loc L_291 = {F_24, 4, 56};
+static const tpl_loc L_292 = {F_24, 4, 59};
+static const tpl_loc L_293 = {F_24, 4, 64};
+static const tpl_loc L_294 = {F_24, 5, 4};
+static const tpl_loc L_295 = {F_24, 6, 9};
+static const tpl_loc L_296 = {F_24, 6, 12};
+static const tpl_loc L_297 = {F_24, 6, 17};
+static const tpl_loc L_298 = {F_24, 6, 29};
+static const tpl_loc L_299 = {F_24, 6, 37};
+static const tpl_loc L_300 = {F_24, 6, 65};
+static const tpl_loc L_301 = {F_24, 6, 91};
+static const tpl_loc L_302 = {F_24, 6, 99};
+static const tpl_loc L_303 = {F_24, 6, 130};
+static const tpl_loc L_304 = {F_24, 6, 138};
+static const tpl_loc L_305 = {F_24, 8, 1};
+static const tpl_loc L_306 = {F_24, 8, 4};
+static const tpl_loc L_307 = {F_24, 8, 9};
 static const char F_25[] = "partials/cover.twig";
-static const tpl_loc L_305 = {F_25, 3, 31};
-static const tpl_loc L_306 = {F_25, 3, 60};
-static const tpl_loc L_307 = {F_25, 3, 63};
-static const tpl_loc L_308 = {F_25, 3, 68};
-static const tpl_loc L_309 = {F_25, 4, 24};
-static const tpl_loc L_310 = {F_25, 4, 27};
-static const tpl_loc L_311 = {F_25, 4, 32};
-static const tpl_loc L_312 = {F_25, 4, 38};
-static const tpl_loc L_313 = {F_25, 5, 4};
-static const tpl_loc L_314 = {F_25, 6, 26};
-static const tpl_loc L_315 = {F_25, 6, 34};
+static const tpl_loc L_308 = {F_25, 3, 31};
+static const tpl_loc L_309 = {F_25, 3, 60};
+static const tpl_loc L_310 = {F_25, 3, 63};
+static const tpl_loc L_311 = {F_25, 3, 68};
+static const tpl_loc L_312 = {F_25, 4, 24};
+static const tpl_loc L_313 = {F_25, 4, 27};
+static const tpl_loc L_314 = {F_25, 4, 32};
+static const tpl_loc L_315 = {F_25, 4, 38};
+static const tpl_loc L_316 = {F_25, 5, 4};
+static const tpl_loc L_317 = {F_25, 6, 26};
+static const tpl_loc L_318 = {F_25, 6, 34};
 static const tpl_name N_subtitle = {"subtitle", 8u, 0x115bfcb9u};
-static const tpl_loc L_316 = {F_25, 6, 43};
-static const tpl_loc L_317 = {F_25, 8, 4};
-static const tpl_loc L_318 = {F_25, 8, 12};
-static const tpl_loc L_319 = {F_25, 9, 24};
-static const tpl_loc L_320 = {F_25, 9, 39};
-static const tpl_loc L_321 = {F_25, 11, 4};
-static const tpl_loc L_322 = {F_25, 11, 12};
-static const tpl_loc L_323 = {F_25, 12, 25};
-static const tpl_loc L_324 = {F_25, 12, 41};
+static const tpl_loc L_319 = {F_25, 6, 43};
+static const tpl_loc L_320 = {F_25, 8, 4};
+static const tpl_loc L_321 = {F_25, 8, 12};
+static const tpl_loc L_322 = {F_25, 9, 24};
+static const tpl_loc L_323 = {F_25, 9, 39};
+static const tpl_loc L_324 = {F_25, 11, 4};
+static const tpl_loc L_325 = {F_25, 11, 12};
+static const tpl_loc L_326 = {F_25, 12, 25};
+static const tpl_loc L_327 = {F_25, 12, 41};
 static const char F_26[] = "partials/float-list.twig";
-static const tpl_loc L_325 = {F_26, 4, 4};
+static const tpl_loc L_328 = {F_26, 4, 4};
 static const tpl_name N_lists = {"lists", 5u, 0x61ad04f6u};
 static const tpl_name N_all = {"all", 3u, 0x13254bc4u};
 static const tpl_name N_one = {"one", 3u, 0xba2719efu};
-static const tpl_loc L_326 = {F_26, 4, 61};
-static const tpl_loc L_327 = {F_26, 4, 36};
+static const tpl_loc L_329 = {F_26, 4, 61};
+static const tpl_loc L_330 = {F_26, 4, 36};
 static const tpl_name N_entries = {"entries", 7u, 0x6f5882f3u};
-static const tpl_loc L_328 = {F_26, 5, 4};
-static const tpl_loc L_329 = {F_26, 5, 7};
-static const tpl_loc L_330 = {F_26, 5, 22};
-static const tpl_loc L_331 = {F_26, 7, 4};
+static const tpl_loc L_331 = {F_26, 5, 4};
+static const tpl_loc L_332 = {F_26, 5, 7};
+static const tpl_loc L_333 = {F_26, 5, 22};
+static const tpl_loc L_334 = {F_26, 7, 4};
 static const tpl_name N_entry = {"entry", 5u, 0xcac3d793u};
-static const tpl_loc L_332 = {F_26, 8, 4};
-static const tpl_loc L_333 = {F_26, 8, 16};
-static const tpl_loc L_334 = {F_26, 8, 22};
+static const tpl_loc L_335 = {F_26, 8, 4};
+static const tpl_loc L_336 = {F_26, 8, 16};
+static const tpl_loc L_337 = {F_26, 8, 22};
 static const tpl_name N_float = {"float", 5u, 0xa6c45d85u};
-static const tpl_loc L_335 = {F_26, 9, 14};
-static const tpl_loc L_336 = {F_26, 9, 17};
+static const tpl_loc L_338 = {F_26, 9, 14};
+static const tpl_loc L_339 = {F_26, 9, 17};
 static const tpl_name N_root = {"root", 4u, 0x20fd0e45u};
-static const tpl_loc L_337 = {F_26, 9, 24};
-static const tpl_loc L_338 = {F_26, 9, 27};
-static const tpl_loc L_339 = {F_26, 9, 33};
+static const tpl_loc L_340 = {F_26, 9, 24};
+static const tpl_loc L_341 = {F_26, 9, 27};
+static const tpl_loc L_342 = {F_26, 9, 33};
 static const tpl_name N_url = {"url", 3u, 0x328f4c1eu};
-static const tpl_loc L_340 = {F_26, 9, 61};
-static const tpl_loc L_341 = {F_26, 9, 70};
-static const tpl_loc L_342 = {F_26, 9, 79};
-static const tpl_loc L_343 = {F_26, 9, 92};
+static const tpl_loc L_343 = {F_26, 9, 61};
+static const tpl_loc L_344 = {F_26, 9, 70};
+static const tpl_loc L_345 = {F_26, 9, 79};
+static const tpl_loc L_346 = {F_26, 9, 92};
 static const tpl_name N_kind = {"kind", 4u, 0xd913e243u};
-static const tpl_loc L_344 = {F_26, 9, 121};
-static const tpl_loc L_345 = {F_26, 9, 127};
-static const tpl_loc L_346 = {F_26, 9, 135};
-static const tpl_loc L_347 = {F_26, 9, 83};
-static const tpl_loc L_348 = {F_26, 9, 156};
-static const tpl_loc L_349 = {F_26, 9, 165};
-static const tpl_loc L_350 = {F_26, 9, 176};
+static const tpl_loc L_347 = {F_26, 9, 121};
+static const tpl_loc L_348 = {F_26, 9, 127};
+static const tpl_loc L_349 = {F_26, 9, 135};
+static const tpl_loc L_350 = {F_26, 9, 83};
+static const tpl_loc L_351 = {F_26, 9, 156};
+static const tpl_loc L_352 = {F_26, 9, 165};
+static const tpl_loc L_353 = {F_26, 9, 176};
 static const char F_27[] = "partials/head.twig";
-static const tpl_loc L_351 = {F_27, 4, 8};
-static const tpl_loc L_352 = {F_27, 4, 11};
+static const tpl_loc L_354 = {F_27, 4, 8};
+static const tpl_loc L_355 = {F_27, 4, 11};
 static const tpl_name N_page_title = {"page_title", 10u, 0xa9497b4bu};
-static const tpl_loc L_353 = {F_27, 5, 4};
-static const tpl_loc L_354 = {F_27, 5, 7};
-static const tpl_loc L_355 = {F_27, 5, 12};
-static const tpl_loc L_356 = {F_27, 6, 30};
-static const tpl_loc L_357 = {F_27, 6, 45};
-static const tpl_loc L_358 = {F_27, 8, 4};
-static const tpl_loc L_359 = {F_27, 8, 44};
+static const tpl_loc L_356 = {F_27, 5, 4};
+static const tpl_loc L_357 = {F_27, 5, 7};
+static const tpl_loc L_358 = {F_27, 5, 12};
+static const tpl_loc L_359 = {F_27, 6, 30};
+static const tpl_loc L_360 = {F_27, 6, 45};
+static const tpl_loc L_361 = {F_27, 8, 4};
+static const tpl_loc L_362 = {F_27, 8, 44};
 static const tpl_name N_description = {"description", 11u, 0x346f3b69u};
-static const tpl_loc L_360 = {F_27, 9, 35};
-static const tpl_loc L_361 = {F_27, 9, 43};
-static const tpl_loc L_362 = {F_27, 9, 55};
-static const tpl_loc L_363 = {F_27, 11, 33};
-static const tpl_loc L_364 = {F_27, 11, 74};
-static const tpl_loc L_365 = {F_27, 11, 79};
-static const tpl_loc L_366 = {F_27, 11, 113};
-static const tpl_loc L_367 = {F_27, 11, 117};
-static const tpl_loc L_368 = {F_27, 11, 131};
-static const tpl_loc L_369 = {F_27, 13, 4};
-static const tpl_loc L_370 = {F_27, 13, 7};
-static const tpl_loc L_371 = {F_27, 13, 15};
+static const tpl_loc L_363 = {F_27, 9, 35};
+static const tpl_loc L_364 = {F_27, 9, 43};
+static const tpl_loc L_365 = {F_27, 9, 55};
+static const tpl_loc L_366 = {F_27, 11, 33};
+static const tpl_loc L_367 = {F_27, 11, 74};
+static const tpl_loc L_368 = {F_27, 11, 79};
+static const tpl_loc L_369 = {F_27, 11, 113};
+static const tpl_loc L_370 = {F_27, 11, 117};
+static const tpl_loc L_371 = {F_27, 11, 131};
+static const tpl_loc L_372 = {F_27, 13, 4};
+static const tpl_loc L_373 = {F_27, 13, 7};
+static const tpl_loc L_374 = {F_27, 13, 15};
 static const tpl_name N_include_styles = {"include_styles", 14u, 0x9f894a8au};
-static const tpl_loc L_372 = {F_27, 14, 30};
-static const tpl_loc L_373 = {F_27, 14, 33};
-static const tpl_loc L_374 = {F_27, 16, 4};
-static const tpl_loc L_375 = {F_27, 16, 7};
+static const tpl_loc L_375 = {F_27, 14, 30};
+static const tpl_loc L_376 = {F_27, 14, 33};
+static const tpl_loc L_377 = {F_27, 16, 4};
+static const tpl_loc L_378 = {F_27, 16, 7};
 static const tpl_name N_has_custom_css = {"has_custom_css", 14u, 0x6a342d67u};
-static const tpl_loc L_376 = {F_27, 17, 30};
-static const tpl_loc L_377 = {F_27, 17, 33};
+static const tpl_loc L_379 = {F_27, 17, 30};
+static const tpl_loc L_380 = {F_27, 17, 33};
 static const char F_28[] = "partials/heading.twig";
-static const tpl_loc L_378 = {F_28, 6, 4};
-static const tpl_loc L_379 = {F_28, 7, 4};
-static const tpl_loc L_380 = {F_28, 7, 17};
-static const tpl_loc L_381 = {F_28, 7, 22};
-static const tpl_loc L_382 = {F_28, 7, 35};
+static const tpl_loc L_381 = {F_28, 6, 4};
+static const tpl_loc L_382 = {F_28, 7, 4};
+static const tpl_loc L_383 = {F_28, 7, 17};
+static const tpl_loc L_384 = {F_28, 7, 22};
+static const tpl_loc L_385 = {F_28, 7, 35};
 static const tpl_name N_words = {"words", 5u, 0x5cb7aa8au};
-static const tpl_loc L_383 = {F_28, 8, 4};
-static const tpl_loc L_384 = {F_28, 8, 7};
-static const tpl_loc L_385 = {F_28, 8, 12};
-static const tpl_loc L_386 = {F_28, 8, 22};
-static const tpl_loc L_387 = {F_28, 8, 39};
-static const tpl_loc L_388 = {F_28, 8, 45};
-static const tpl_loc L_389 = {F_28, 8, 60};
-static const tpl_loc L_390 = {F_28, 8, 66};
-static const tpl_loc L_391 = {F_28, 8, 74};
-static const tpl_loc L_392 = {F_28, 9, 46};
-static const tpl_loc L_393 = {F_28, 9, 49};
-static const tpl_loc L_394 = {F_28, 9, 70};
-static const tpl_loc L_395 = {F_28, 9, 77};
-static const tpl_loc L_396 = {F_28, 9, 55};
-static const tpl_loc L_397 = {F_28, 9, 82};
-static const tpl_loc L_398 = {F_28, 9, 129};
-static const tpl_loc L_399 = {F_28, 9, 132};
-static const tpl_loc L_400 = {F_28, 9, 139};
-static const tpl_loc L_401 = {F_28, 11, 21};
-static const tpl_loc L_402 = {F_28, 13, 5};
-static const tpl_loc L_403 = {F_28, 13, 28};
-static const tpl_loc L_404 = {F_28, 14, 5};
-static const tpl_loc L_405 = {F_28, 14, 13};
-static const tpl_loc L_406 = {F_28, 14, 41};
+static const tpl_loc L_386 = {F_28, 8, 4};
+static const tpl_loc L_387 = {F_28, 8, 7};
+static const tpl_loc L_388 = {F_28, 8, 12};
+static const tpl_loc L_389 = {F_28, 8, 22};
+static const tpl_loc L_390 = {F_28, 8, 39};
+static const tpl_loc L_391 = {F_28, 8, 45};
+static const tpl_loc L_392 = {F_28, 8, 60};
+static const tpl_loc L_393 = {F_28, 8, 66};
+static const tpl_loc L_394 = {F_28, 8, 74};
+static const tpl_loc L_395 = {F_28, 9, 46};
+static const tpl_loc L_396 = {F_28, 9, 49};
+static const tpl_loc L_397 = {F_28, 9, 70};
+static const tpl_loc L_398 = {F_28, 9, 77};
+static const tpl_loc L_399 = {F_28, 9, 55};
+static const tpl_loc L_400 = {F_28, 9, 82};
+static const tpl_loc L_401 = {F_28, 9, 129};
+static const tpl_loc L_402 = {F_28, 9, 132};
+static const tpl_loc L_403 = {F_28, 9, 139};
+static const tpl_loc L_404 = {F_28, 11, 21};
+static const tpl_loc L_405 = {F_28, 13, 5};
+static const tpl_loc L_406 = {F_28, 13, 28};
+static const tpl_loc L_407 = {F_28, 14, 5};
+static const tpl_loc L_408 = {F_28, 14, 13};
+static const tpl_loc L_409 = {F_28, 14, 41};
 static const char F_29[] = "partials/macros.twig";
-static const tpl_loc L_407 = {F_29, 6, 4};
-static const tpl_loc L_408 = {F_29, 6, 7};
-static const tpl_loc L_409 = {F_29, 6, 13};
-static const tpl_loc L_410 = {F_29, 6, 41};
-static const tpl_loc L_411 = {F_29, 6, 68};
-static const tpl_loc L_412 = {F_29, 6, 77};
-static const tpl_loc L_413 = {F_29, 6, 108};
-static const tpl_loc L_414 = {F_29, 6, 117};
-static const tpl_loc L_415 = {F_29, 13, 4};
-static const tpl_loc L_416 = {F_29, 14, 4};
-static const tpl_loc L_417 = {F_29, 14, 16};
-static const tpl_loc L_418 = {F_29, 14, 46};
-static const tpl_loc L_419 = {F_29, 14, 64};
-static const tpl_loc L_420 = {F_29, 14, 74};
-static const tpl_loc L_421 = {F_29, 15, 1};
-static const tpl_loc L_422 = {F_29, 15, 57};
-static const tpl_loc L_423 = {F_29, 15, 5};
+static const tpl_loc L_410 = {F_29, 6, 4};
+static const tpl_loc L_411 = {F_29, 6, 7};
+static const tpl_loc L_412 = {F_29, 6, 13};
+static const tpl_loc L_413 = {F_29, 6, 41};
+static const tpl_loc L_414 = {F_29, 6, 68};
+static const tpl_loc L_415 = {F_29, 6, 77};
+static const tpl_loc L_416 = {F_29, 6, 108};
+static const tpl_loc L_417 = {F_29, 6, 117};
+static const tpl_loc L_418 = {F_29, 13, 4};
+static const tpl_loc L_419 = {F_29, 14, 4};
+static const tpl_loc L_420 = {F_29, 14, 16};
+static const tpl_loc L_421 = {F_29, 14, 46};
+static const tpl_loc L_422 = {F_29, 14, 64};
+static const tpl_loc L_423 = {F_29, 14, 74};
+static const tpl_loc L_424 = {F_29, 15, 1};
+static const tpl_loc L_425 = {F_29, 15, 57};
+static const tpl_loc L_426 = {F_29, 15, 5};
 static const tpl_name N_label_title = {"label_title", 11u, 0x5a54e4b0u};
-static const tpl_loc L_424 = {F_29, 21, 1};
-static const tpl_loc L_425 = {F_29, 21, 28};
-static const tpl_loc L_426 = {F_29, 21, 34};
-static const tpl_loc L_427 = {F_29, 21, 49};
-static const tpl_loc L_428 = {F_29, 21, 4};
+static const tpl_loc L_427 = {F_29, 21, 1};
+static const tpl_loc L_428 = {F_29, 21, 28};
+static const tpl_loc L_429 = {F_29, 21, 34};
+static const tpl_loc L_430 = {F_29, 21, 49};
+static const tpl_loc L_431 = {F_29, 21, 4};
 static const tpl_name N_link_text = {"link_text", 9u, 0x4ace37a9u};
-static const tpl_loc L_429 = {F_29, 21, 57};
-static const tpl_loc L_430 = {F_29, 21, 67};
+static const tpl_loc L_432 = {F_29, 21, 57};
+static const tpl_loc L_433 = {F_29, 21, 67};
 static const tpl_name N_current = {"current", 7u, 0xd965bbdau};
-static const tpl_loc L_431 = {F_29, 29, 4};
-static const tpl_loc L_432 = {F_29, 29, 7};
-static const tpl_loc L_433 = {F_29, 29, 22};
-static const tpl_loc L_434 = {F_29, 30, 4};
+static const tpl_loc L_434 = {F_29, 29, 4};
+static const tpl_loc L_435 = {F_29, 29, 7};
+static const tpl_loc L_436 = {F_29, 29, 22};
+static const tpl_loc L_437 = {F_29, 30, 4};
 static const tpl_name N_open = {"open", 4u, 0xd35ec4c9u};
-static const tpl_loc L_435 = {F_29, 32, 4};
-static const tpl_loc L_436 = {F_29, 32, 17};
-static const tpl_loc L_437 = {F_29, 33, 4};
-static const tpl_loc L_438 = {F_29, 33, 7};
-static const tpl_loc L_439 = {F_29, 33, 19};
-static const tpl_loc L_440 = {F_29, 34, 4};
-static const tpl_loc L_441 = {F_29, 34, 7};
-static const tpl_loc L_442 = {F_29, 34, 13};
+static const tpl_loc L_438 = {F_29, 32, 4};
+static const tpl_loc L_439 = {F_29, 32, 17};
+static const tpl_loc L_440 = {F_29, 33, 4};
+static const tpl_loc L_441 = {F_29, 33, 7};
+static const tpl_loc L_442 = {F_29, 33, 19};
+static const tpl_loc L_443 = {F_29, 34, 4};
+static const tpl_loc L_444 = {F_29, 34, 7};
+static const tpl_loc L_445 = {F_29, 34, 13};
 static const tpl_name N_level = {"level", 5u, 0x9b99e7ddu};
-static const tpl_loc L_443 = {F_29, 34, 26};
-static const tpl_loc L_444 = {F_29, 37, 4};
-static const tpl_loc L_445 = {F_29, 37, 40};
-static const tpl_loc L_446 = {F_29, 37, 46};
-static const tpl_loc L_447 = {F_29, 37, 23};
-static const tpl_loc L_448 = {F_29, 37, 53};
+static const tpl_loc L_446 = {F_29, 34, 26};
+static const tpl_loc L_447 = {F_29, 37, 4};
+static const tpl_loc L_448 = {F_29, 37, 40};
+static const tpl_loc L_449 = {F_29, 37, 46};
+static const tpl_loc L_450 = {F_29, 37, 23};
+static const tpl_loc L_451 = {F_29, 37, 53};
 static const tpl_name N_closing = {"closing", 7u, 0x35930244u};
-static const tpl_loc L_449 = {F_29, 39, 4};
-static const tpl_loc L_450 = {F_29, 39, 7};
-static const tpl_loc L_451 = {F_29, 39, 24};
-static const tpl_loc L_452 = {F_29, 39, 34};
-static const tpl_loc L_453 = {F_29, 41, 4};
-static const tpl_loc L_454 = {F_29, 41, 15};
-static const tpl_loc L_455 = {F_29, 41, 34};
-static const tpl_loc L_456 = {F_29, 41, 41};
-static const tpl_loc L_457 = {F_29, 41, 20};
-static const tpl_loc L_458 = {F_29, 44, 4};
-static const tpl_loc L_459 = {F_29, 44, 15};
-static const tpl_loc L_460 = {F_29, 44, 27};
-static const tpl_loc L_461 = {F_29, 44, 33};
-static const tpl_loc L_462 = {F_29, 44, 20};
-static const tpl_loc L_463 = {F_29, 45, 4};
-static const tpl_loc L_464 = {F_29, 45, 34};
-static const tpl_loc L_465 = {F_29, 45, 40};
-static const tpl_loc L_466 = {F_29, 46, 15};
-static const tpl_loc L_467 = {F_29, 46, 50};
-static const tpl_loc L_468 = {F_29, 46, 53};
-static const tpl_loc L_469 = {F_29, 46, 59};
-static const tpl_loc L_470 = {F_29, 46, 66};
-static const tpl_loc L_471 = {F_29, 46, 74};
-static const tpl_loc L_472 = {F_29, 46, 96};
-static const tpl_loc L_473 = {F_29, 46, 99};
-static const tpl_loc L_474 = {F_29, 46, 105};
-static const tpl_loc L_475 = {F_29, 46, 124};
-static const tpl_loc L_476 = {F_29, 46, 127};
-static const tpl_loc L_477 = {F_29, 46, 134};
-static const tpl_loc L_478 = {F_29, 46, 137};
-static const tpl_loc L_479 = {F_29, 46, 147};
-static const tpl_loc L_480 = {F_29, 46, 150};
-static const tpl_loc L_481 = {F_29, 46, 211};
-static const tpl_loc L_482 = {F_29, 46, 214};
-static const tpl_loc L_483 = {F_29, 49, 4};
-static const tpl_loc L_484 = {F_29, 49, 7};
-static const tpl_loc L_485 = {F_29, 49, 12};
-static const tpl_loc L_486 = {F_29, 49, 28};
-static const tpl_loc L_487 = {F_29, 49, 46};
-static const tpl_loc L_488 = {F_29, 49, 38};
+static const tpl_loc L_452 = {F_29, 39, 4};
+static const tpl_loc L_453 = {F_29, 39, 7};
+static const tpl_loc L_454 = {F_29, 39, 24};
+static const tpl_loc L_455 = {F_29, 39, 34};
+static const tpl_loc L_456 = {F_29, 41, 4};
+static const tpl_loc L_457 = {F_29, 41, 15};
+static const tpl_loc L_458 = {F_29, 41, 34};
+static const tpl_loc L_459 = {F_29, 41, 41};
+static const tpl_loc L_460 = {F_29, 41, 20};
+static const tpl_loc L_461 = {F_29, 44, 4};
+static const tpl_loc L_462 = {F_29, 44, 15};
+static const tpl_loc L_463 = {F_29, 44, 27};
+static const tpl_loc L_464 = {F_29, 44, 33};
+static const tpl_loc L_465 = {F_29, 44, 20};
+static const tpl_loc L_466 = {F_29, 45, 4};
+static const tpl_loc L_467 = {F_29, 45, 34};
+static const tpl_loc L_468 = {F_29, 45, 40};
+static const tpl_loc L_469 = {F_29, 46, 15};
+static const tpl_loc L_470 = {F_29, 46, 50};
+static const tpl_loc L_471 = {F_29, 46, 53};
+static const tpl_loc L_472 = {F_29, 46, 59};
+static const tpl_loc L_473 = {F_29, 46, 66};
+static const tpl_loc L_474 = {F_29, 46, 74};
+static const tpl_loc L_475 = {F_29, 46, 96};
+static const tpl_loc L_476 = {F_29, 46, 99};
+static const tpl_loc L_477 = {F_29, 46, 105};
+static const tpl_loc L_478 = {F_29, 46, 124};
+static const tpl_loc L_479 = {F_29, 46, 127};
+static const tpl_loc L_480 = {F_29, 46, 134};
+static const tpl_loc L_481 = {F_29, 46, 137};
+static const tpl_loc L_482 = {F_29, 46, 147};
+static const tpl_loc L_483 = {F_29, 46, 150};
+static const tpl_loc L_484 = {F_29, 46, 211};
+static const tpl_loc L_485 = {F_29, 46, 214};
+static const tpl_loc L_486 = {F_29, 49, 4};
+static const tpl_loc L_487 = {F_29, 49, 7};
+static const tpl_loc L_488 = {F_29, 49, 12};
+static const tpl_loc L_489 = {F_29, 49, 28};
+static const tpl_loc L_490 = {F_29, 49, 46};
+static const tpl_loc L_491 = {F_29, 49, 38};
 static const tpl_name N_id = {"id", 2u, 0x37386ae0u};
 static const tpl_name N_class = {"class", 5u, 0xab3e0bffu};
-static const tpl_loc L_489 = {F_29, 57, 4};
-static const tpl_loc L_490 = {F_29, 57, 7};
-static const tpl_loc L_491 = {F_29, 57, 22};
-static const tpl_loc L_492 = {F_29, 58, 13};
-static const tpl_loc L_493 = {F_29, 58, 58};
-static const tpl_loc L_494 = {F_29, 58, 61};
-static const tpl_loc L_495 = {F_29, 59, 27};
-static const tpl_loc L_496 = {F_29, 59, 37};
-static const tpl_loc L_497 = {F_29, 59, 40};
-static const tpl_loc L_498 = {F_29, 60, 1};
-static const tpl_loc L_499 = {F_29, 60, 28};
-static const tpl_loc L_500 = {F_29, 60, 34};
-static const tpl_loc L_501 = {F_29, 60, 4};
+static const tpl_loc L_492 = {F_29, 57, 4};
+static const tpl_loc L_493 = {F_29, 57, 7};
+static const tpl_loc L_494 = {F_29, 57, 22};
+static const tpl_loc L_495 = {F_29, 58, 13};
+static const tpl_loc L_496 = {F_29, 58, 58};
+static const tpl_loc L_497 = {F_29, 58, 61};
+static const tpl_loc L_498 = {F_29, 59, 27};
+static const tpl_loc L_499 = {F_29, 59, 37};
+static const tpl_loc L_500 = {F_29, 59, 40};
+static const tpl_loc L_501 = {F_29, 60, 1};
+static const tpl_loc L_502 = {F_29, 60, 28};
+static const tpl_loc L_503 = {F_29, 60, 34};
+static const tpl_loc L_504 = {F_29, 60, 4};
 static const tpl_name N_toc_list = {"toc_list", 8u, 0x4d6ceb3au};
+static const tpl_name N_s = {"s", 1u, 0xf60c4582u};
+static const tpl_loc L_505 = {F_29, 71, 1};
+static const tpl_loc L_506 = {F_29, 71, 4};
+static const tpl_loc L_507 = {F_29, 71, 6};
 static const char F_30[] = "preface.twig";
-static const tpl_loc L_502 = {F_30, 1, 12};
+static const tpl_loc L_508 = {F_30, 1, 12};
 static const char F_31[] = "prologue.twig";
-static const tpl_loc L_503 = {F_31, 1, 12};
+static const tpl_loc L_509 = {F_31, 1, 12};
 static const char F_32[] = "style.css.twig";
-static const tpl_loc L_504 = {F_32, 6, 33};
-static const tpl_loc L_505 = {F_32, 7, 28};
-static const tpl_loc L_506 = {F_32, 8, 34};
-static const tpl_loc L_507 = {F_32, 9, 31};
-static const tpl_loc L_508 = {F_32, 10, 28};
-static const tpl_loc L_509 = {F_32, 11, 31};
-static const tpl_loc L_510 = {F_32, 12, 30};
-static const tpl_loc L_511 = {F_32, 13, 29};
-static const tpl_loc L_512 = {F_32, 14, 30};
-static const tpl_loc L_513 = {F_32, 15, 34};
-static const tpl_loc L_514 = {F_32, 16, 22};
-static const tpl_loc L_515 = {F_32, 16, 25};
-static const tpl_loc L_516 = {F_32, 16, 33};
+static const tpl_loc L_510 = {F_32, 6, 33};
+static const tpl_loc L_511 = {F_32, 7, 28};
+static const tpl_loc L_512 = {F_32, 8, 34};
+static const tpl_loc L_513 = {F_32, 9, 31};
+static const tpl_loc L_514 = {F_32, 10, 28};
+static const tpl_loc L_515 = {F_32, 11, 31};
+static const tpl_loc L_516 = {F_32, 12, 30};
+static const tpl_loc L_517 = {F_32, 13, 29};
+static const tpl_loc L_518 = {F_32, 14, 30};
+static const tpl_loc L_519 = {F_32, 15, 34};
+static const tpl_loc L_520 = {F_32, 16, 22};
+static const tpl_loc L_521 = {F_32, 16, 25};
+static const tpl_loc L_522 = {F_32, 16, 33};
 static const tpl_name N_format = {"format", 6u, 0xb99d8552u};
-static const tpl_loc L_517 = {F_32, 16, 100};
-static const tpl_loc L_518 = {F_32, 17, 29};
-static const tpl_loc L_519 = {F_32, 6, 10};
+static const tpl_loc L_523 = {F_32, 16, 100};
+static const tpl_loc L_524 = {F_32, 17, 29};
+static const tpl_loc L_525 = {F_32, 6, 10};
 static const tpl_name N_variables = {"variables", 9u, 0x29ab62c2u};
-static const tpl_loc L_520 = {F_32, 7, 10};
+static const tpl_loc L_526 = {F_32, 7, 10};
 static const tpl_name N_base = {"base", 4u, 0x3ddc94d8u};
-static const tpl_loc L_521 = {F_32, 8, 10};
+static const tpl_loc L_527 = {F_32, 8, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_522 = {F_32, 9, 10};
-static const tpl_loc L_523 = {F_32, 10, 10};
+static const tpl_loc L_528 = {F_32, 9, 10};
+static const tpl_loc L_529 = {F_32, 10, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_524 = {F_32, 11, 10};
+static const tpl_loc L_530 = {F_32, 11, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_525 = {F_32, 12, 10};
+static const tpl_loc L_531 = {F_32, 12, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_526 = {F_32, 13, 10};
-static const tpl_loc L_527 = {F_32, 14, 10};
+static const tpl_loc L_532 = {F_32, 13, 10};
+static const tpl_loc L_533 = {F_32, 14, 10};
 static const tpl_name N_layout = {"layout", 6u, 0xcac17cffu};
-static const tpl_loc L_528 = {F_32, 15, 10};
+static const tpl_loc L_534 = {F_32, 15, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_529 = {F_32, 16, 10};
+static const tpl_loc L_535 = {F_32, 16, 10};
 static const tpl_name N_search = {"search", 6u, 0x803328a9u};
-static const tpl_loc L_530 = {F_32, 17, 10};
+static const tpl_loc L_536 = {F_32, 17, 10};
 static const tpl_name N_print = {"print", 5u, 0x16378a88u};
-static const tpl_loc L_531 = {F_32, 18, 10};
+static const tpl_loc L_537 = {F_32, 18, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
 static const char F_33[] = "table.twig";
-static const tpl_loc L_532 = {F_33, 4, 4};
-static const tpl_loc L_533 = {F_33, 4, 20};
-static const tpl_loc L_534 = {F_33, 4, 25};
-static const tpl_loc L_535 = {F_33, 4, 39};
+static const tpl_loc L_538 = {F_33, 4, 4};
+static const tpl_loc L_539 = {F_33, 4, 20};
+static const tpl_loc L_540 = {F_33, 4, 25};
+static const tpl_loc L_541 = {F_33, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_536 = {F_33, 5, 25};
-static const tpl_loc L_537 = {F_33, 5, 28};
-static const tpl_loc L_538 = {F_33, 5, 33};
-static const tpl_loc L_539 = {F_33, 5, 45};
-static const tpl_loc L_540 = {F_33, 6, 4};
-static const tpl_loc L_541 = {F_33, 6, 7};
-static const tpl_loc L_542 = {F_33, 7, 31};
-static const tpl_loc L_543 = {F_33, 7, 51};
-static const tpl_loc L_544 = {F_33, 8, 5};
-static const tpl_loc L_545 = {F_33, 8, 13};
-static const tpl_loc L_546 = {F_33, 8, 41};
-static const tpl_loc L_547 = {F_33, 8, 67};
-static const tpl_loc L_548 = {F_33, 8, 75};
-static const tpl_loc L_549 = {F_33, 8, 108};
-static const tpl_loc L_550 = {F_33, 8, 116};
-static const tpl_loc L_551 = {F_33, 11, 42};
-static const tpl_loc L_552 = {F_33, 11, 103};
-static const tpl_loc L_553 = {F_33, 12, 1};
-static const tpl_loc L_554 = {F_33, 12, 9};
+static const tpl_loc L_542 = {F_33, 5, 25};
+static const tpl_loc L_543 = {F_33, 5, 28};
+static const tpl_loc L_544 = {F_33, 5, 33};
+static const tpl_loc L_545 = {F_33, 5, 45};
+static const tpl_loc L_546 = {F_33, 6, 4};
+static const tpl_loc L_547 = {F_33, 6, 7};
+static const tpl_loc L_548 = {F_33, 7, 31};
+static const tpl_loc L_549 = {F_33, 7, 51};
+static const tpl_loc L_550 = {F_33, 8, 5};
+static const tpl_loc L_551 = {F_33, 8, 13};
+static const tpl_loc L_552 = {F_33, 8, 41};
+static const tpl_loc L_553 = {F_33, 8, 67};
+static const tpl_loc L_554 = {F_33, 8, 75};
+static const tpl_loc L_555 = {F_33, 8, 108};
+static const tpl_loc L_556 = {F_33, 8, 116};
+static const tpl_loc L_557 = {F_33, 11, 42};
+static const tpl_loc L_558 = {F_33, 11, 103};
+static const tpl_loc L_559 = {F_33, 12, 1};
+static const tpl_loc L_560 = {F_33, 12, 9};
 static const char F_34[] = "title.md.twig";
-static const tpl_loc L_555 = {F_34, 3, 3};
-static const tpl_loc L_556 = {F_34, 3, 6};
-static const tpl_loc L_557 = {F_34, 3, 11};
-static const tpl_loc L_558 = {F_34, 3, 17};
-static const tpl_loc L_559 = {F_34, 5, 4};
-static const tpl_loc L_560 = {F_34, 5, 12};
-static const tpl_loc L_561 = {F_34, 6, 24};
-static const tpl_loc L_562 = {F_34, 6, 39};
-static const tpl_loc L_563 = {F_34, 9, 4};
-static const tpl_loc L_564 = {F_34, 9, 12};
-static const tpl_loc L_565 = {F_34, 10, 25};
-static const tpl_loc L_566 = {F_34, 10, 41};
+static const tpl_loc L_561 = {F_34, 6, 11};
+static const tpl_loc L_562 = {F_34, 7, 3};
+static const tpl_loc L_563 = {F_34, 7, 16};
+static const tpl_loc L_564 = {F_34, 7, 21};
+static const tpl_loc L_565 = {F_34, 7, 6};
+static const tpl_loc L_566 = {F_34, 9, 4};
+static const tpl_loc L_567 = {F_34, 9, 12};
+static const tpl_loc L_568 = {F_34, 10, 24};
+static const tpl_loc L_569 = {F_34, 10, 39};
+static const tpl_loc L_570 = {F_34, 10, 41};
+static const tpl_loc L_571 = {F_34, 13, 4};
+static const tpl_loc L_572 = {F_34, 13, 12};
+static const tpl_loc L_573 = {F_34, 14, 25};
+static const tpl_loc L_574 = {F_34, 14, 41};
+static const tpl_loc L_575 = {F_34, 14, 43};
 static const char F_35[] = "title.twig";
-static const tpl_loc L_567 = {F_35, 4, 4};
-static const tpl_loc L_568 = {F_35, 4, 18};
-static const tpl_loc L_569 = {F_35, 4, 23};
-static const tpl_loc L_570 = {F_35, 4, 47};
-static const tpl_loc L_571 = {F_35, 4, 51};
-static const tpl_loc L_572 = {F_35, 4, 84};
-static const tpl_loc L_573 = {F_35, 4, 89};
-static const tpl_loc L_574 = {F_35, 4, 95};
-static const tpl_loc L_575 = {F_35, 6, 9};
-static const tpl_loc L_576 = {F_35, 6, 12};
-static const tpl_loc L_577 = {F_35, 6, 17};
-static const tpl_loc L_578 = {F_35, 6, 26};
-static const tpl_loc L_579 = {F_35, 6, 29};
-static const tpl_loc L_580 = {F_35, 7, 1};
-static const tpl_loc L_581 = {F_35, 7, 9};
+static const tpl_loc L_576 = {F_35, 4, 4};
+static const tpl_loc L_577 = {F_35, 4, 18};
+static const tpl_loc L_578 = {F_35, 4, 23};
+static const tpl_loc L_579 = {F_35, 4, 47};
+static const tpl_loc L_580 = {F_35, 4, 51};
+static const tpl_loc L_581 = {F_35, 4, 84};
+static const tpl_loc L_582 = {F_35, 4, 89};
+static const tpl_loc L_583 = {F_35, 4, 95};
+static const tpl_loc L_584 = {F_35, 6, 9};
+static const tpl_loc L_585 = {F_35, 6, 12};
+static const tpl_loc L_586 = {F_35, 6, 17};
+static const tpl_loc L_587 = {F_35, 6, 26};
+static const tpl_loc L_588 = {F_35, 6, 29};
+static const tpl_loc L_589 = {F_35, 7, 1};
+static const tpl_loc L_590 = {F_35, 7, 9};
 static const char F_36[] = "toc.twig";
-static const tpl_loc L_582 = {F_36, 5, 11};
-static const tpl_loc L_583 = {F_36, 6, 4};
+static const tpl_loc L_591 = {F_36, 5, 11};
+static const tpl_loc L_592 = {F_36, 6, 4};
 static const tpl_name N_elements = {"elements", 8u, 0x5a94b0ccu};
-static const tpl_loc L_584 = {F_36, 7, 4};
+static const tpl_loc L_593 = {F_36, 7, 4};
 static const tpl_name N_deep = {"deep", 4u, 0x99e98c6fu};
-static const tpl_loc L_585 = {F_36, 8, 4};
-static const tpl_loc L_586 = {F_36, 9, 4};
-static const tpl_loc L_587 = {F_36, 9, 17};
-static const tpl_loc L_588 = {F_36, 9, 21};
+static const tpl_loc L_594 = {F_36, 8, 4};
+static const tpl_loc L_595 = {F_36, 9, 4};
+static const tpl_loc L_596 = {F_36, 9, 17};
+static const tpl_loc L_597 = {F_36, 9, 21};
 static const tpl_name N_other = {"other", 5u, 0xc87d8df5u};
-static const tpl_loc L_589 = {F_36, 10, 4};
-static const tpl_loc L_590 = {F_36, 10, 7};
-static const tpl_loc L_591 = {F_36, 10, 13};
-static const tpl_loc L_592 = {F_36, 10, 20};
-static const tpl_loc L_593 = {F_36, 10, 31};
-static const tpl_loc L_594 = {F_36, 11, 4};
-static const tpl_loc L_595 = {F_36, 11, 46};
-static const tpl_loc L_596 = {F_36, 11, 55};
-static const tpl_loc L_597 = {F_36, 11, 32};
+static const tpl_loc L_598 = {F_36, 10, 4};
+static const tpl_loc L_599 = {F_36, 10, 7};
+static const tpl_loc L_600 = {F_36, 10, 13};
+static const tpl_loc L_601 = {F_36, 10, 20};
+static const tpl_loc L_602 = {F_36, 10, 31};
+static const tpl_loc L_603 = {F_36, 11, 4};
+static const tpl_loc L_604 = {F_36, 11, 46};
+static const tpl_loc L_605 = {F_36, 11, 55};
+static const tpl_loc L_606 = {F_36, 11, 32};
 static const tpl_name N_own = {"own", 3u, 0xa515afbfu};
-static const tpl_loc L_598 = {F_36, 12, 4};
-static const tpl_loc L_599 = {F_36, 12, 7};
-static const tpl_loc L_600 = {F_36, 12, 14};
-static const tpl_loc L_601 = {F_36, 12, 25};
-static const tpl_loc L_602 = {F_36, 12, 31};
-static const tpl_loc L_603 = {F_36, 12, 46};
-static const tpl_loc L_604 = {F_36, 13, 4};
-static const tpl_loc L_605 = {F_36, 13, 33};
-static const tpl_loc L_606 = {F_36, 13, 39};
-static const tpl_loc L_607 = {F_36, 13, 59};
-static const tpl_loc L_608 = {F_36, 13, 77};
-static const tpl_loc L_609 = {F_36, 15, 4};
-static const tpl_loc L_610 = {F_36, 15, 18};
-static const tpl_loc L_611 = {F_36, 15, 32};
+static const tpl_loc L_607 = {F_36, 12, 4};
+static const tpl_loc L_608 = {F_36, 12, 7};
+static const tpl_loc L_609 = {F_36, 12, 14};
+static const tpl_loc L_610 = {F_36, 12, 25};
+static const tpl_loc L_611 = {F_36, 12, 31};
+static const tpl_loc L_612 = {F_36, 12, 46};
+static const tpl_loc L_613 = {F_36, 13, 4};
+static const tpl_loc L_614 = {F_36, 13, 33};
+static const tpl_loc L_615 = {F_36, 13, 39};
+static const tpl_loc L_616 = {F_36, 13, 59};
+static const tpl_loc L_617 = {F_36, 13, 77};
+static const tpl_loc L_618 = {F_36, 15, 4};
+static const tpl_loc L_619 = {F_36, 15, 18};
+static const tpl_loc L_620 = {F_36, 15, 32};
 static const tpl_name N_e = {"e", 1u, 0xe00c22e0u};
-static const tpl_loc L_612 = {F_36, 15, 62};
-static const tpl_loc L_613 = {F_36, 15, 68};
-static const tpl_loc L_614 = {F_36, 15, 47};
-static const tpl_loc L_615 = {F_36, 15, 36};
-static const tpl_loc L_616 = {F_36, 15, 26};
-static const tpl_loc L_617 = {F_36, 18, 1};
-static const tpl_loc L_618 = {F_36, 18, 14};
-static const tpl_loc L_619 = {F_36, 18, 23};
-static const tpl_loc L_620 = {F_36, 18, 28};
-static const tpl_loc L_621 = {F_36, 18, 40};
-static const tpl_loc L_622 = {F_36, 18, 46};
-static const tpl_loc L_623 = {F_36, 18, 4};
+static const tpl_loc L_621 = {F_36, 15, 62};
+static const tpl_loc L_622 = {F_36, 15, 68};
+static const tpl_loc L_623 = {F_36, 15, 47};
+static const tpl_loc L_624 = {F_36, 15, 36};
+static const tpl_loc L_625 = {F_36, 15, 26};
+static const tpl_loc L_626 = {F_36, 18, 1};
+static const tpl_loc L_627 = {F_36, 18, 14};
+static const tpl_loc L_628 = {F_36, 18, 23};
+static const tpl_loc L_629 = {F_36, 18, 28};
+static const tpl_loc L_630 = {F_36, 18, 40};
+static const tpl_loc L_631 = {F_36, 18, 46};
+static const tpl_loc L_632 = {F_36, 18, 4};
 static const tpl_name N_toc_nav = {"toc_nav", 7u, 0x3c839b1fu};
 
 static const tpl_template T0;
@@ -867,10 +878,10 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static tpl_value fn49(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn53(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn54(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -883,13 +894,14 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn66(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn67(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn70(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static tpl_value fn72(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
-static tpl_value fn73(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn71(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn73(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static tpl_value fn74(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn72(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 
 /* ---- acknowledgement.twig ---- */
 
@@ -3176,179 +3188,191 @@ static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)ctx;
   (void)blocks;
   const tpl_callable *k8 = NULL;
-  tpl_value v0 = tpl_null();
   tpl_value v1 = tpl_null();
-  tpl_value v3 = tpl_null();
-  tpl_value v6 = tpl_null();
-  tpl_value v16 = tpl_null();
-  tpl_value v23 = tpl_null();
-  tpl_value v24 = tpl_null();
+  tpl_value v2 = tpl_null();
+  tpl_value v5 = tpl_null();
+  tpl_value v9 = tpl_null();
+  tpl_value v20 = tpl_null();
+  tpl_value v27 = tpl_null();
+  tpl_value v28 = tpl_null();
   tpl_ic ic0 = {0, NULL};
   tpl_ic ic1 = {0, NULL};
   tpl_ic ic2 = {0, NULL};
   tpl_ic ic3 = {0, NULL};
 #line 4 "themes/tech/contents/edition.md.twig"
-  tpl_out(rt, "**", 2);
-#line 4 "themes/tech/contents/edition.md.twig"
   {
     rt->loc = &L_178;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_179);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_180, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_181);
-    tpl_out_value(rt, v2);
+    tpl_value v0 = tpl_str("partials/macros.twig", 20u);
+    tpl_import(rt, self, 0, v0, &L_178);
   }
-#line 4 "themes/tech/contents/edition.md.twig"
-  tpl_out(rt, "**", 2);
-#line 4 "themes/tech/contents/edition.md.twig"
-  {
-    rt->loc = &L_182;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_183, &ic1);
-    bool b4 = tpl_truthy(v3);
-    if (b4) {
-#line 4 "themes/tech/contents/edition.md.twig"
-      tpl_out(rt, "<br />\n", 7);
 #line 5 "themes/tech/contents/edition.md.twig"
+  tpl_out(rt, "**", 2);
+#line 5 "themes/tech/contents/edition.md.twig"
+  {
+    rt->loc = &L_179;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_180);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_181, &ic0);
+    const tpl_value a3[1] = {v2};
+    tpl_value v4 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a3, NULL, &L_182);
+    tpl_out_value(rt, v4);
+  }
+#line 5 "themes/tech/contents/edition.md.twig"
+  tpl_out(rt, "**", 2);
+#line 5 "themes/tech/contents/edition.md.twig"
+  {
+    rt->loc = &L_183;
+    v5 = tpl_getattr_name_ic(rt, v1, &N_author, &L_184, &ic1);
+    bool b6 = tpl_truthy(v5);
+    if (b6) {
+#line 5 "themes/tech/contents/edition.md.twig"
+      tpl_out(rt, "<br />\n", 7);
+#line 6 "themes/tech/contents/edition.md.twig"
       {
-        rt->loc = &L_184;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_185);
-        tpl_out_value(rt, v5);
+        rt->loc = &L_185;
+        const tpl_value a7[1] = {v5};
+        tpl_value v8 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a7, NULL, &L_186);
+        tpl_out_value(rt, v8);
       }
     }
   }
-#line 6 "themes/tech/contents/edition.md.twig"
+#line 7 "themes/tech/contents/edition.md.twig"
   tpl_out(rt, "\n\n", 2);
-#line 8 "themes/tech/contents/edition.md.twig"
+#line 9 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_186;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_187, &ic2);
-    bool b7 = tpl_truthy(v6);
-    if (b7) {
-#line 8 "themes/tech/contents/edition.md.twig"
+    rt->loc = &L_187;
+    v9 = tpl_getattr_name_ic(rt, v1, &N_edition, &L_188, &ic2);
+    bool b10 = tpl_truthy(v9);
+    if (b10) {
+#line 9 "themes/tech/contents/edition.md.twig"
       {
-        rt->loc = &L_188;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_189);
-        tpl_out_value(rt, v8);
+        rt->loc = &L_189;
+        const tpl_value a11[1] = {v9};
+        tpl_value v12 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a11, NULL, &L_190);
+        tpl_out_value(rt, v12);
       }
-#line 8 "themes/tech/contents/edition.md.twig"
+#line 9 "themes/tech/contents/edition.md.twig"
       tpl_out(rt, ", ", 2);
     }
   }
-#line 8 "themes/tech/contents/edition.md.twig"
+#line 9 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_190;
-    tpl_value v12 = tpl_null();
-    bool b11 = tpl_var_probe(rt, ctx, self, &N_book, &v12);
-    if (!b11)
-      v12 = tpl_null();
-    (void)b11;
-    tpl_value v13 = tpl_str("publication_date", 16);
-    tpl_value v10 = tpl_null();
-    bool b9 = tpl_has_attr(rt, v12, v13, &v10);
-    if (!b9)
-      v10 = tpl_null();
-    tpl_value v14;
-    if (b9 && !tpl_is_empty(rt, v10)) {
-      v14 = v10;
+    rt->loc = &L_191;
+    tpl_value v16 = tpl_null();
+    bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
+    if (!b15)
+      v16 = tpl_null();
+    (void)b15;
+    tpl_value v17 = tpl_str("publication_date", 16);
+    tpl_value v14 = tpl_null();
+    bool b13 = tpl_has_attr(rt, v16, v17, &v14);
+    if (!b13)
+      v14 = tpl_null();
+    tpl_value v18;
+    if (b13 && !tpl_is_empty(rt, v14)) {
+      v18 = v14;
     } else {
-      tpl_value v15 = tpl_str("now", 3u);
-      v14 = v15;
+      tpl_value v19 = tpl_str("now", 3u);
+      v18 = v19;
     }
-    v16 = tpl_var(rt, ctx, self, &N_app, &L_191);
-    tpl_value v17 = tpl_str("getLabel", 8u);
-    tpl_value v18 = tpl_str("date_format", 11u);
-    const tpl_value a19[1] = {v18};
-    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_192);
-    const tpl_value a21[2] = {v14, v20};
+    v20 = tpl_var(rt, ctx, self, &N_app, &L_192);
+    tpl_value v21 = tpl_str("getLabel", 8u);
+    tpl_value v22 = tpl_str("date_format", 11u);
+    const tpl_value a23[1] = {v22};
+    tpl_value v24 = tpl_call_method(rt, v20, v21, 1, a23, &L_193);
+    const tpl_value a25[2] = {v18, v24};
     if (!k8)
-      k8 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_193);
-    tpl_value v22 = k8->fn(rt, ctx, 2, a21, &L_193);
-    tpl_out_value(rt, v22);
+      k8 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_194);
+    tpl_value v26 = k8->fn(rt, ctx, 2, a25, &L_194);
+    tpl_out_value(rt, v26);
   }
-#line 8 "themes/tech/contents/edition.md.twig"
+#line 9 "themes/tech/contents/edition.md.twig"
   tpl_out(rt, "\n\n", 2);
-#line 10 "themes/tech/contents/edition.md.twig"
+#line 11 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_194;
-    v23 = tpl_var(rt, ctx, self, &N_edition, &L_195);
-    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_196, &ic3);
-    bool b25 = tpl_truthy(v24);
-    if (b25) {
-#line 11 "themes/tech/contents/edition.md.twig"
+    rt->loc = &L_195;
+    v27 = tpl_var(rt, ctx, self, &N_edition, &L_196);
+    v28 = tpl_getattr_name_ic(rt, v27, &N_isbn, &L_197, &ic3);
+    bool b29 = tpl_truthy(v28);
+    if (b29) {
+#line 12 "themes/tech/contents/edition.md.twig"
       tpl_out(rt, "ISBN ", 5);
-#line 11 "themes/tech/contents/edition.md.twig"
+#line 12 "themes/tech/contents/edition.md.twig"
       {
-        rt->loc = &L_197;
-        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_198);
-        tpl_out_value(rt, v26);
+        rt->loc = &L_198;
+        const tpl_value a30[1] = {v28};
+        tpl_value v31 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a30, NULL, &L_199);
+        tpl_out_value(rt, v31);
       }
-#line 11 "themes/tech/contents/edition.md.twig"
+#line 12 "themes/tech/contents/edition.md.twig"
       tpl_out(rt, "\n\n", 2);
     }
   }
-#line 14 "themes/tech/contents/edition.md.twig"
+#line 15 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_199;
-    tpl_value v27 = tpl_str("getLabel", 8u);
-    tpl_value v28 = tpl_str("published_with", 14u);
-    tpl_map *m29 = tpl_map_new(rt->arena, 1);
-    tpl_value v30 = tpl_str("generator", 9u);
-    tpl_value v36 = tpl_null();
-    bool b35 = tpl_var_probe(rt, ctx, self, &N_book, &v36);
-    if (!b35)
-      v36 = tpl_null();
-    (void)b35;
-    tpl_value v37 = tpl_str("generator", 9);
-    tpl_value v34 = tpl_null();
-    bool b33 = tpl_has_attr(rt, v36, v37, &v34);
-    if (!b33)
-      v34 = tpl_null();
-    (void)b33;
-    tpl_value v38 = tpl_str("name", 4);
-    tpl_value v32 = tpl_null();
-    bool b31 = tpl_has_attr(rt, v34, v38, &v32);
-    if (!b31)
-      v32 = tpl_null();
-    tpl_value v39;
-    if (b31 && v32.type != TPL_NULL) {
-      v39 = v32;
+    rt->loc = &L_200;
+    tpl_value v32 = tpl_str("getLabel", 8u);
+    tpl_value v33 = tpl_str("published_with", 14u);
+    tpl_map *m34 = tpl_map_new(rt->arena, 1);
+    tpl_value v35 = tpl_str("generator", 9u);
+    tpl_value v41 = tpl_null();
+    bool b40 = tpl_var_probe(rt, ctx, self, &N_book, &v41);
+    if (!b40)
+      v41 = tpl_null();
+    (void)b40;
+    tpl_value v42 = tpl_str("generator", 9);
+    tpl_value v39 = tpl_null();
+    bool b38 = tpl_has_attr(rt, v41, v42, &v39);
+    if (!b38)
+      v39 = tpl_null();
+    (void)b38;
+    tpl_value v43 = tpl_str("name", 4);
+    tpl_value v37 = tpl_null();
+    bool b36 = tpl_has_attr(rt, v39, v43, &v37);
+    if (!b36)
+      v37 = tpl_null();
+    tpl_value v44;
+    if (b36 && v37.type != TPL_NULL) {
+      v44 = v37;
     } else {
-      tpl_value v40 = tpl_str("Octavo", 6u);
-      v39 = v40;
+      tpl_value v45 = tpl_str("Octavo", 6u);
+      v44 = v45;
     }
-    tpl_value v41 = tpl_str(" ", 1u);
-    tpl_value v42 = tpl_op_concat(rt, v39, v41);
-    tpl_value v48 = tpl_null();
-    bool b47 = tpl_var_probe(rt, ctx, self, &N_book, &v48);
-    if (!b47)
-      v48 = tpl_null();
-    (void)b47;
-    tpl_value v49 = tpl_str("generator", 9);
-    tpl_value v46 = tpl_null();
-    bool b45 = tpl_has_attr(rt, v48, v49, &v46);
-    if (!b45)
-      v46 = tpl_null();
-    (void)b45;
-    tpl_value v50 = tpl_str("version", 7);
-    tpl_value v44 = tpl_null();
-    bool b43 = tpl_has_attr(rt, v46, v50, &v44);
-    if (!b43)
-      v44 = tpl_null();
-    tpl_value v51;
-    if (b43 && v44.type != TPL_NULL) {
-      v51 = v44;
+    tpl_value v46 = tpl_str(" ", 1u);
+    tpl_value v47 = tpl_op_concat(rt, v44, v46);
+    tpl_value v53 = tpl_null();
+    bool b52 = tpl_var_probe(rt, ctx, self, &N_book, &v53);
+    if (!b52)
+      v53 = tpl_null();
+    (void)b52;
+    tpl_value v54 = tpl_str("generator", 9);
+    tpl_value v51 = tpl_null();
+    bool b50 = tpl_has_attr(rt, v53, v54, &v51);
+    if (!b50)
+      v51 = tpl_null();
+    (void)b50;
+    tpl_value v55 = tpl_str("version", 7);
+    tpl_value v49 = tpl_null();
+    bool b48 = tpl_has_attr(rt, v51, v55, &v49);
+    if (!b48)
+      v49 = tpl_null();
+    tpl_value v56;
+    if (b48 && v49.type != TPL_NULL) {
+      v56 = v49;
     } else {
-      tpl_value v52 = tpl_str("getVersion", 10u);
-      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_200);
-      v51 = v53;
+      tpl_value v57 = tpl_str("getVersion", 10u);
+      tpl_value v58 = tpl_call_method(rt, v20, v57, 0, NULL, &L_201);
+      v56 = v58;
     }
-    tpl_value v54 = tpl_op_concat(rt, v42, v51);
-    tpl_map_set(rt->arena, m29, v30, v54);
-    tpl_value v55 = tpl_map_or_list(rt->arena, m29);
-    const tpl_value a56[2] = {v28, v55};
-    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_201);
-    tpl_out_value(rt, v57);
+    tpl_value v59 = tpl_op_concat(rt, v47, v56);
+    const tpl_value a60[1] = {v59};
+    tpl_value v61 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a60, NULL, &L_202);
+    tpl_map_set(rt->arena, m34, v35, v61);
+    tpl_value v62 = tpl_map_or_list(rt->arena, m34);
+    const tpl_value a63[2] = {v33, v62};
+    tpl_value v64 = tpl_call_method(rt, v20, v32, 2, a63, &L_203);
+    tpl_out_value(rt, v64);
   }
-#line 14 "themes/tech/contents/edition.md.twig"
+#line 15 "themes/tech/contents/edition.md.twig"
   tpl_out(rt, ".\n", 2);
 }
 
@@ -3362,9 +3386,9 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/tech/html/edition.twig"
   {
-    rt->loc = &L_202;
+    rt->loc = &L_204;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_202);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_204);
   }
 }
 
@@ -3378,9 +3402,9 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/tech/html/epilogue.twig"
   {
-    rt->loc = &L_203;
+    rt->loc = &L_205;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_203);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_205);
   }
 }
 
@@ -3417,16 +3441,16 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic9 = {0, NULL};
 #line 4 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_204;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_205);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_206, &ic0);
+    rt->loc = &L_206;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_207);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_208, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str("alt=\"", 5u);
       tpl_value v4 = tpl_op_concat(rt, v3, v1);
       tpl_value v5 = tpl_str("\"", 1u);
       tpl_value v6 = tpl_op_concat(rt, v4, v5);
-      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_207, &ic1);
+      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_209, &ic1);
       bool b8 = tpl_op_in(rt, v6, v7);
       b2 = b8;
     }
@@ -3437,10 +3461,10 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"figure ", 22);
 #line 5 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_208;
+    rt->loc = &L_210;
     tpl_value v10;
-    v11 = tpl_var(rt, ctx, self, &N_item, &L_209);
-    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_210, &ic2);
+    v11 = tpl_var(rt, ctx, self, &N_item, &L_211);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_212, &ic2);
     if (tpl_truthy(v12)) {
       v10 = v12;
     } else {
@@ -3453,15 +3477,15 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\"", 1);
 #line 5 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_211;
-    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_212, &ic3);
+    rt->loc = &L_213;
+    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_214, &ic3);
     bool b15 = tpl_truthy(v14);
     if (b15) {
 #line 5 "themes/tech/common/figure.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/tech/common/figure.twig"
       {
-        rt->loc = &L_213;
+        rt->loc = &L_215;
         tpl_out_value(rt, v14);
       }
 #line 5 "themes/tech/common/figure.twig"
@@ -3472,19 +3496,19 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_214;
-    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_215, &ic4);
+    rt->loc = &L_216;
+    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_217, &ic4);
     tpl_out_value(rt, v16);
   }
 #line 6 "themes/tech/common/figure.twig"
   tpl_out(rt, "\n", 1);
 #line 7 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_216;
-    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_217, &ic5);
+    rt->loc = &L_218;
+    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_219, &ic5);
     bool b18 = tpl_truthy(v17);
     if (!b18) {
-      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_218, &ic6);
+      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_220, &ic6);
       bool b20 = tpl_truthy(v19);
       b18 = b20;
     }
@@ -3493,22 +3517,22 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<figcaption class=\"caption\">", 28);
 #line 9 "themes/tech/common/figure.twig"
       {
-        rt->loc = &L_219;
+        rt->loc = &L_221;
         bool b21 = tpl_truthy(v17);
         if (b21) {
 #line 9 "themes/tech/common/figure.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 9 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_220;
+            rt->loc = &L_222;
             tpl_out_value(rt, v17);
           }
 #line 9 "themes/tech/common/figure.twig"
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_221;
-            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_222, &ic7);
+            rt->loc = &L_223;
+            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_224, &ic7);
             bool b23 = tpl_truthy(v22);
             if (b23) {
 #line 9 "themes/tech/common/figure.twig"
@@ -3519,16 +3543,16 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 10 "themes/tech/common/figure.twig"
       {
-        rt->loc = &L_223;
-        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_224);
+        rt->loc = &L_225;
+        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_226);
         bool b25 = tpl_truthy(v24);
         if (b25) {
 #line 10 "themes/tech/common/figure.twig"
           tpl_out(rt, "<span aria-hidden=\"true\">", 25);
 #line 10 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_225;
-            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_226, &ic8);
+            rt->loc = &L_227;
+            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_228, &ic8);
             tpl_out_value(rt, v26);
           }
 #line 10 "themes/tech/common/figure.twig"
@@ -3536,8 +3560,8 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         } else {
 #line 10 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_227;
-            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_228, &ic9);
+            rt->loc = &L_229;
+            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_230, &ic9);
             tpl_out_value(rt, v27);
           }
         }
@@ -3560,9 +3584,9 @@ static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/tech/html/foreword.twig"
   {
-    rt->loc = &L_229;
+    rt->loc = &L_231;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_229);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_231);
   }
 }
 
@@ -3576,9 +3600,9 @@ static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/tech/html/glossary.twig"
   {
-    rt->loc = &L_230;
+    rt->loc = &L_232;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_230);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_232);
   }
 }
 
@@ -3592,9 +3616,9 @@ static void fn31(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/tech/html/introduction.twig"
   {
-    rt->loc = &L_231;
+    rt->loc = &L_233;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_231);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_233);
   }
 }
 
@@ -3613,26 +3637,26 @@ static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 7 "themes/tech/html/item.twig"
   {
-    rt->loc = &L_232;
-    v0 = tpl_var(rt, ctx, self, &N_has_heading, &L_233);
+    rt->loc = &L_234;
+    v0 = tpl_var(rt, ctx, self, &N_has_heading, &L_235);
     bool b1 = tpl_truthy(v0);
     if (b1) {
 #line 8 "themes/tech/html/item.twig"
       tpl_out(rt, "<h1 id=\"", 8);
 #line 8 "themes/tech/html/item.twig"
       {
-        rt->loc = &L_234;
-        v2 = tpl_var(rt, ctx, self, &N_item, &L_235);
-        v3 = tpl_getattr_name_ic(rt, v2, &N_slug, &L_236, &ic0);
+        rt->loc = &L_236;
+        v2 = tpl_var(rt, ctx, self, &N_item, &L_237);
+        v3 = tpl_getattr_name_ic(rt, v2, &N_slug, &L_238, &ic0);
         tpl_out_value(rt, v3);
       }
 #line 8 "themes/tech/html/item.twig"
       tpl_out(rt, "\">", 2);
 #line 8 "themes/tech/html/item.twig"
       {
-        rt->loc = &L_237;
+        rt->loc = &L_239;
         tpl_value v4 = tpl_str("partials/heading.twig", 21u);
-        tpl_include(rt, ctx, v4, tpl_null(), false, false, &L_237);
+        tpl_include(rt, ctx, v4, tpl_null(), false, false, &L_239);
       }
 #line 8 "themes/tech/html/item.twig"
       tpl_out(rt, "</h1>\n", 6);
@@ -3652,9 +3676,9 @@ static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 12 "themes/tech/html/item.twig"
   {
-    rt->loc = &L_238;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_239);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_240, &ic0);
+    rt->loc = &L_240;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_241);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_242, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 12 "themes/tech/html/item.twig"
@@ -3682,12 +3706,12 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic4 = {0, NULL};
 #line 4 "themes/tech/html/item.twig"
   {
-    rt->loc = &L_241;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_242);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_243, &ic0);
+    rt->loc = &L_243;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_244);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_245, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_244, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_246, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -3698,19 +3722,19 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item ", 21);
 #line 5 "themes/tech/html/item.twig"
   {
-    rt->loc = &L_245;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_246);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_config, &L_247, &ic2);
-    v8 = tpl_getattr_name_ic(rt, v7, &N_element, &L_248, &ic3);
-    tpl_value v9 = tpl_escape_value(rt, v8, TPL_ESC_HTML, &L_249);
+    rt->loc = &L_247;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_248);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_config, &L_249, &ic2);
+    v8 = tpl_getattr_name_ic(rt, v7, &N_element, &L_250, &ic3);
+    tpl_value v9 = tpl_escape_value(rt, v8, TPL_ESC_HTML, &L_251);
     tpl_out_value(rt, v9);
   }
 #line 5 "themes/tech/html/item.twig"
   tpl_out(rt, "\"", 1);
 #line 5 "themes/tech/html/item.twig"
   {
-    rt->loc = &L_250;
-    v10 = tpl_var(rt, ctx, self, &N_has_heading, &L_251);
+    rt->loc = &L_252;
+    v10 = tpl_var(rt, ctx, self, &N_has_heading, &L_253);
     bool b11 = tpl_truthy(v10);
     bool b12 = !b11;
     if (b12) {
@@ -3718,8 +3742,8 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/tech/html/item.twig"
       {
-        rt->loc = &L_252;
-        v13 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_253, &ic4);
+        rt->loc = &L_254;
+        v13 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_255, &ic4);
         tpl_out_value(rt, v13);
       }
 #line 5 "themes/tech/html/item.twig"
@@ -3730,13 +3754,13 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/tech/html/item.twig"
   {
-    rt->loc = &L_254;
-    tpl_display_block(rt, ctx, blocks, &N_heading, &L_254);
+    rt->loc = &L_256;
+    tpl_display_block(rt, ctx, blocks, &N_heading, &L_256);
   }
 #line 11 "themes/tech/html/item.twig"
   {
-    rt->loc = &L_255;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_255);
+    rt->loc = &L_257;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_257);
   }
 #line 14 "themes/tech/html/item.twig"
   tpl_out(rt, "</section>\n", 11);
@@ -3751,62 +3775,69 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)ctx;
   (void)blocks;
   const tpl_callable *k9 = NULL;
-  tpl_value v10 = tpl_null();
   tpl_value v11 = tpl_null();
-  tpl_value v13 = tpl_null();
+  tpl_value v12 = tpl_null();
+  tpl_value v15 = tpl_null();
   tpl_ic ic0 = {0, NULL};
-#line 2 "themes/tech/contents/license.md.twig"
-  tpl_out(rt, "© ", 3);
-#line 2 "themes/tech/contents/license.md.twig"
-  {
-    rt->loc = &L_256;
-    tpl_value v3 = tpl_null();
-    bool b2 = tpl_var_probe(rt, ctx, self, &N_book, &v3);
-    if (!b2)
-      v3 = tpl_null();
-    (void)b2;
-    tpl_value v4 = tpl_str("publication_date", 16);
-    tpl_value v1 = tpl_null();
-    bool b0 = tpl_has_attr(rt, v3, v4, &v1);
-    if (!b0)
-      v1 = tpl_null();
-    tpl_value v5;
-    if (b0 && !tpl_is_empty(rt, v1)) {
-      v5 = v1;
-    } else {
-      tpl_value v6 = tpl_str("now", 3u);
-      v5 = v6;
-    }
-    tpl_value v7 = tpl_str("Y", 1u);
-    const tpl_value a8[2] = {v5, v7};
-    if (!k9)
-      k9 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_257);
-    tpl_value v9 = k9->fn(rt, ctx, 2, a8, &L_257);
-    tpl_out_value(rt, v9);
-  }
-#line 2 "themes/tech/contents/license.md.twig"
-  tpl_out(rt, " ", 1);
 #line 2 "themes/tech/contents/license.md.twig"
   {
     rt->loc = &L_258;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_259);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_260, &ic0);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_261);
-    tpl_out_value(rt, v12);
+    tpl_value v0 = tpl_str("partials/macros.twig", 20u);
+    tpl_import(rt, self, 0, v0, &L_258);
   }
-#line 2 "themes/tech/contents/license.md.twig"
-  tpl_out(rt, "\n\n", 2);
-#line 4 "themes/tech/contents/license.md.twig"
+#line 3 "themes/tech/contents/license.md.twig"
+  tpl_out(rt, "© ", 3);
+#line 3 "themes/tech/contents/license.md.twig"
   {
-    rt->loc = &L_262;
-    v13 = tpl_var(rt, ctx, self, &N_app, &L_263);
-    tpl_value v14 = tpl_str("getLabel", 8u);
-    tpl_value v15 = tpl_str("all_rights_reserved", 19u);
-    const tpl_value a16[1] = {v15};
-    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_264);
-    tpl_out_value(rt, v17);
+    rt->loc = &L_259;
+    tpl_value v4 = tpl_null();
+    bool b3 = tpl_var_probe(rt, ctx, self, &N_book, &v4);
+    if (!b3)
+      v4 = tpl_null();
+    (void)b3;
+    tpl_value v5 = tpl_str("publication_date", 16);
+    tpl_value v2 = tpl_null();
+    bool b1 = tpl_has_attr(rt, v4, v5, &v2);
+    if (!b1)
+      v2 = tpl_null();
+    tpl_value v6;
+    if (b1 && !tpl_is_empty(rt, v2)) {
+      v6 = v2;
+    } else {
+      tpl_value v7 = tpl_str("now", 3u);
+      v6 = v7;
+    }
+    tpl_value v8 = tpl_str("Y", 1u);
+    const tpl_value a9[2] = {v6, v8};
+    if (!k9)
+      k9 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_260);
+    tpl_value v10 = k9->fn(rt, ctx, 2, a9, &L_260);
+    tpl_out_value(rt, v10);
   }
-#line 4 "themes/tech/contents/license.md.twig"
+#line 3 "themes/tech/contents/license.md.twig"
+  tpl_out(rt, " ", 1);
+#line 3 "themes/tech/contents/license.md.twig"
+  {
+    rt->loc = &L_261;
+    v11 = tpl_var(rt, ctx, self, &N_book, &L_262);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_author, &L_263, &ic0);
+    const tpl_value a13[1] = {v12};
+    tpl_value v14 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a13, NULL, &L_264);
+    tpl_out_value(rt, v14);
+  }
+#line 3 "themes/tech/contents/license.md.twig"
+  tpl_out(rt, "\n\n", 2);
+#line 5 "themes/tech/contents/license.md.twig"
+  {
+    rt->loc = &L_265;
+    v15 = tpl_var(rt, ctx, self, &N_app, &L_266);
+    tpl_value v16 = tpl_str("getLabel", 8u);
+    tpl_value v17 = tpl_str("all_rights_reserved", 19u);
+    const tpl_value a18[1] = {v17};
+    tpl_value v19 = tpl_call_method(rt, v15, v16, 1, a18, &L_267);
+    tpl_out_value(rt, v19);
+  }
+#line 5 "themes/tech/contents/license.md.twig"
   tpl_out(rt, "\n", 1);
 }
 
@@ -3820,9 +3851,9 @@ static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/tech/html/license.twig"
   {
-    rt->loc = &L_265;
+    rt->loc = &L_268;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_265);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_268);
   }
 }
 
@@ -3844,38 +3875,38 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item lof\">\n<h1 id=\"", 35);
 #line 3 "themes/tech/html/lof.twig"
   {
-    rt->loc = &L_266;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_267);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_268, &ic0);
+    rt->loc = &L_269;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_270);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_271, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 3 "themes/tech/html/lof.twig"
   tpl_out(rt, "\">", 2);
 #line 3 "themes/tech/html/lof.twig"
   {
-    rt->loc = &L_269;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_270, &ic1);
+    rt->loc = &L_272;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_273, &ic1);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/tech/html/lof.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 4 "themes/tech/html/lof.twig"
   {
-    rt->loc = &L_271;
+    rt->loc = &L_274;
     tpl_value v3 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m4 = tpl_map_new(rt->arena, 2);
     tpl_value v5 = tpl_str("lists", 5u);
-    v6 = tpl_var(rt, ctx, self, &N_app, &L_272);
+    v6 = tpl_var(rt, ctx, self, &N_app, &L_275);
     tpl_value v7 = tpl_str("get", 3u);
     tpl_value v8 = tpl_str("publishing.list.images", 22u);
     const tpl_value a9[1] = {v8};
-    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_273);
+    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_276);
     tpl_map_set(rt->arena, m4, v5, v10);
     tpl_value v11 = tpl_str("kind", 4u);
     tpl_value v12 = tpl_str("figure", 6u);
     tpl_map_set(rt->arena, m4, v11, v12);
     tpl_value v13 = tpl_map_or_list(rt->arena, m4);
-    tpl_include(rt, ctx, v3, v13, false, false, &L_271);
+    tpl_include(rt, ctx, v3, v13, false, false, &L_274);
   }
 #line 5 "themes/tech/html/lof.twig"
   tpl_out(rt, "</section>\n", 11);
@@ -3899,38 +3930,38 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item lot\">\n<h1 id=\"", 35);
 #line 3 "themes/tech/html/lot.twig"
   {
-    rt->loc = &L_274;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_275);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_276, &ic0);
+    rt->loc = &L_277;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_278);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_279, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 3 "themes/tech/html/lot.twig"
   tpl_out(rt, "\">", 2);
 #line 3 "themes/tech/html/lot.twig"
   {
-    rt->loc = &L_277;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_278, &ic1);
+    rt->loc = &L_280;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_281, &ic1);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/tech/html/lot.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 4 "themes/tech/html/lot.twig"
   {
-    rt->loc = &L_279;
+    rt->loc = &L_282;
     tpl_value v3 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m4 = tpl_map_new(rt->arena, 2);
     tpl_value v5 = tpl_str("lists", 5u);
-    v6 = tpl_var(rt, ctx, self, &N_app, &L_280);
+    v6 = tpl_var(rt, ctx, self, &N_app, &L_283);
     tpl_value v7 = tpl_str("get", 3u);
     tpl_value v8 = tpl_str("publishing.list.tables", 22u);
     const tpl_value a9[1] = {v8};
-    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_281);
+    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_284);
     tpl_map_set(rt->arena, m4, v5, v10);
     tpl_value v11 = tpl_str("kind", 4u);
     tpl_value v12 = tpl_str("table", 5u);
     tpl_map_set(rt->arena, m4, v11, v12);
     tpl_value v13 = tpl_map_or_list(rt->arena, m4);
-    tpl_include(rt, ctx, v3, v13, false, false, &L_279);
+    tpl_include(rt, ctx, v3, v13, false, false, &L_282);
   }
 #line 5 "themes/tech/html/lot.twig"
   tpl_out(rt, "</section>\n", 11);
@@ -3967,12 +3998,12 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic7 = {0, NULL};
 #line 3 "themes/tech/html/part.twig"
   {
-    rt->loc = &L_282;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_283);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_284, &ic0);
+    rt->loc = &L_285;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_286);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_287, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_285, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_288, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -3983,8 +4014,8 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item part\"", 26);
 #line 4 "themes/tech/html/part.twig"
   {
-    rt->loc = &L_286;
-    v6 = tpl_var(rt, ctx, self, &N_has_heading, &L_287);
+    rt->loc = &L_289;
+    v6 = tpl_var(rt, ctx, self, &N_has_heading, &L_290);
     bool b7 = tpl_truthy(v6);
     bool b8 = !b7;
     if (b8) {
@@ -3992,9 +4023,9 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 4 "themes/tech/html/part.twig"
       {
-        rt->loc = &L_288;
-        v9 = tpl_var(rt, ctx, self, &N_item, &L_289);
-        v10 = tpl_getattr_name_ic(rt, v9, &N_slug, &L_290, &ic2);
+        rt->loc = &L_291;
+        v9 = tpl_var(rt, ctx, self, &N_item, &L_292);
+        v10 = tpl_getattr_name_ic(rt, v9, &N_slug, &L_293, &ic2);
         tpl_out_value(rt, v10);
       }
 #line 4 "themes/tech/html/part.twig"
@@ -4005,39 +4036,39 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 5 "themes/tech/html/part.twig"
   {
-    rt->loc = &L_291;
+    rt->loc = &L_294;
     bool b11 = tpl_truthy(v6);
     if (b11) {
 #line 6 "themes/tech/html/part.twig"
       tpl_out(rt, "<h1 id=\"", 8);
 #line 6 "themes/tech/html/part.twig"
       {
-        rt->loc = &L_292;
-        v12 = tpl_var(rt, ctx, self, &N_item, &L_293);
-        v13 = tpl_getattr_name_ic(rt, v12, &N_slug, &L_294, &ic3);
+        rt->loc = &L_295;
+        v12 = tpl_var(rt, ctx, self, &N_item, &L_296);
+        v13 = tpl_getattr_name_ic(rt, v12, &N_slug, &L_297, &ic3);
         tpl_out_value(rt, v13);
       }
 #line 6 "themes/tech/html/part.twig"
       tpl_out(rt, "\">", 2);
 #line 6 "themes/tech/html/part.twig"
       {
-        rt->loc = &L_295;
-        v14 = tpl_getattr_name_ic(rt, v12, &N_label, &L_296, &ic4);
+        rt->loc = &L_298;
+        v14 = tpl_getattr_name_ic(rt, v12, &N_label, &L_299, &ic4);
         bool b15 = tpl_truthy(v14);
         if (b15) {
 #line 6 "themes/tech/html/part.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/tech/html/part.twig"
           {
-            rt->loc = &L_297;
+            rt->loc = &L_300;
             tpl_out_value(rt, v14);
           }
 #line 6 "themes/tech/html/part.twig"
           tpl_out(rt, "</span>", 7);
 #line 6 "themes/tech/html/part.twig"
           {
-            rt->loc = &L_298;
-            v16 = tpl_getattr_name_ic(rt, v12, &N_title, &L_299, &ic5);
+            rt->loc = &L_301;
+            v16 = tpl_getattr_name_ic(rt, v12, &N_title, &L_302, &ic5);
             bool b17 = tpl_truthy(v16);
             if (b17) {
 #line 6 "themes/tech/html/part.twig"
@@ -4048,8 +4079,8 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 6 "themes/tech/html/part.twig"
       {
-        rt->loc = &L_300;
-        v18 = tpl_getattr_name_ic(rt, v12, &N_title, &L_301, &ic6);
+        rt->loc = &L_303;
+        v18 = tpl_getattr_name_ic(rt, v12, &N_title, &L_304, &ic6);
         tpl_out_value(rt, v18);
       }
 #line 6 "themes/tech/html/part.twig"
@@ -4058,9 +4089,9 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/html/part.twig"
   {
-    rt->loc = &L_302;
-    v19 = tpl_var(rt, ctx, self, &N_item, &L_303);
-    v20 = tpl_getattr_name_ic(rt, v19, &N_content, &L_304, &ic7);
+    rt->loc = &L_305;
+    v19 = tpl_var(rt, ctx, self, &N_item, &L_306);
+    v20 = tpl_getattr_name_ic(rt, v19, &N_content, &L_307, &ic7);
     tpl_out_value(rt, v20);
   }
 #line 8 "themes/tech/html/part.twig"
@@ -4091,7 +4122,7 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item cover\"", 27);
 #line 3 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_305;
+    rt->loc = &L_308;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_item, &v3);
     if (!b2)
@@ -4115,9 +4146,9 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 3 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_306;
-        v8 = tpl_var(rt, ctx, self, &N_item, &L_307);
-        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_308, &ic0);
+        rt->loc = &L_309;
+        v8 = tpl_var(rt, ctx, self, &N_item, &L_310);
+        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_311, &ic0);
         tpl_out_value(rt, v9);
       }
 #line 3 "themes/tech/common/partials/cover.twig"
@@ -4128,17 +4159,17 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n<h1 class=\"book-title\">", 25);
 #line 4 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_309;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_310);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_311, &ic1);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_312);
+    rt->loc = &L_312;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_313);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_314, &ic1);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_315);
     tpl_out_value(rt, v12);
   }
 #line 4 "themes/tech/common/partials/cover.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 5 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_313;
+    rt->loc = &L_316;
     tpl_value v16 = tpl_null();
     bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
     if (!b15)
@@ -4162,9 +4193,9 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<p class=\"book-subtitle\">", 25);
 #line 6 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_314;
-        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_315, &ic2);
-        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_316);
+        rt->loc = &L_317;
+        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_318, &ic2);
+        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_319);
         tpl_out_value(rt, v22);
       }
 #line 6 "themes/tech/common/partials/cover.twig"
@@ -4173,16 +4204,16 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_317;
-    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_318, &ic3);
+    rt->loc = &L_320;
+    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_321, &ic3);
     bool b24 = tpl_truthy(v23);
     if (b24) {
 #line 9 "themes/tech/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 9 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_319;
-        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_320);
+        rt->loc = &L_322;
+        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_323);
         tpl_out_value(rt, v25);
       }
 #line 9 "themes/tech/common/partials/cover.twig"
@@ -4191,16 +4222,16 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_321;
-    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_322, &ic4);
+    rt->loc = &L_324;
+    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_325, &ic4);
     bool b27 = tpl_truthy(v26);
     if (b27) {
 #line 12 "themes/tech/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 12 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_323;
-        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_324);
+        rt->loc = &L_326;
+        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_327);
         tpl_out_value(rt, v28);
       }
 #line 12 "themes/tech/common/partials/cover.twig"
@@ -4233,8 +4264,8 @@ static tpl_value fn42(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_ctx_set_own(rt, scope, &N_one, v1);
   const tpl_value a2[2] = {v0, v1};
   if (!k10)
-    k10 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_326);
-  tpl_value v3 = k10->fn(rt, scope, 2, a2, &L_326);
+    k10 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_329);
+  tpl_value v3 = k10->fn(rt, scope, 2, a2, &L_329);
   return v3;
 }
 
@@ -4267,7 +4298,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic5 = {0, NULL};
 #line 4 "themes/tech/common/partials/float-list.twig"
   {
-    rt->loc = &L_325;
+    rt->loc = &L_328;
     tpl_value v1 = tpl_null();
     bool b0 = tpl_var_probe(rt, ctx, self, &N_lists, &v1);
     if (!b0)
@@ -4285,74 +4316,74 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v7 = tpl_list_value(l6);
     const tpl_value a8[3] = {v2, v5, v7};
     if (!k11)
-      k11 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_327);
-    tpl_value v9 = k11->fn(rt, ctx, 3, a8, &L_327);
+      k11 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_330);
+    tpl_value v9 = k11->fn(rt, ctx, 3, a8, &L_330);
     tpl_ctx_set(rt, ctx, &N_entries, v9);
   }
 #line 5 "themes/tech/common/partials/float-list.twig"
   {
-    rt->loc = &L_328;
-    v10 = tpl_var(rt, ctx, self, &N_entries, &L_329);
+    rt->loc = &L_331;
+    v10 = tpl_var(rt, ctx, self, &N_entries, &L_332);
     const tpl_value a11[1] = {v10};
     if (!k12)
-      k12 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_330);
-    bool b12 = !tpl_truthy(k12->fn(rt, ctx, 1, a11, &L_330));
+      k12 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_333);
+    bool b12 = !tpl_truthy(k12->fn(rt, ctx, 1, a11, &L_333));
     if (b12) {
 #line 6 "themes/tech/common/partials/float-list.twig"
       tpl_out(rt, "<ul class=\"float-list\">\n", 24);
 #line 7 "themes/tech/common/partials/float-list.twig"
       {
-        rt->loc = &L_331;
+        rt->loc = &L_334;
         tpl_iter it13;
         tpl_for_begin(rt, &it13, ctx, v10, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it13)) {
           tpl_for_accept(rt, &it13);
 #line 8 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_332;
-            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_333);
-            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_334, &ic0);
+            rt->loc = &L_335;
+            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_336);
+            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_337, &ic0);
             tpl_ctx_set(rt, it13.scope, &N_float, v15);
           }
 #line 9 "themes/tech/common/partials/float-list.twig"
           tpl_out(rt, "<li><a href=\"", 13);
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_335;
-            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_336);
+            rt->loc = &L_338;
+            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_339);
             tpl_out_value(rt, v16);
           }
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_337;
-            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_338);
-            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_339, &ic1);
+            rt->loc = &L_340;
+            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_341);
+            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_342, &ic1);
             tpl_out_value(rt, v18);
           }
 #line 9 "themes/tech/common/partials/float-list.twig"
           tpl_out(rt, "\"><span class=\"label\">", 22);
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_340;
+            rt->loc = &L_343;
             tpl_value v19;
-            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_341, &ic2);
+            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_344, &ic2);
             if (tpl_truthy(v20)) {
               v19 = v20;
             } else {
-              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_342);
+              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_345);
               tpl_value v22 = tpl_str("getLabel", 8u);
-              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_343);
+              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_346);
               tpl_map *m24 = tpl_map_new(rt->arena, 2);
               tpl_value v25 = tpl_str("item", 4u);
               tpl_map_set(rt->arena, m24, v25, v17);
               tpl_value v26 = tpl_str("element", 7u);
-              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_344);
-              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_345, &ic3);
-              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_346, &ic4);
+              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_347);
+              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_348, &ic3);
+              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_349, &ic4);
               tpl_map_set(rt->arena, m24, v26, v29);
               tpl_value v30 = tpl_map_or_list(rt->arena, m24);
               const tpl_value a31[2] = {v23, v30};
-              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_347);
+              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_350);
               v19 = v32;
             }
             tpl_out_value(rt, v19);
@@ -4361,15 +4392,15 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_348;
-            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_349, &ic5);
+            rt->loc = &L_351;
+            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_352, &ic5);
             bool b34 = tpl_truthy(v33);
             if (b34) {
 #line 9 "themes/tech/common/partials/float-list.twig"
               tpl_out(rt, " ", 1);
 #line 9 "themes/tech/common/partials/float-list.twig"
               {
-                rt->loc = &L_350;
+                rt->loc = &L_353;
                 tpl_out_value(rt, v33);
               }
             }
@@ -4413,25 +4444,25 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<title>", 99);
 #line 4 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_351;
-    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_352);
+    rt->loc = &L_354;
+    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_355);
     tpl_out_value(rt, v0);
   }
 #line 4 "themes/tech/common/partials/head.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 5 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_353;
-    v1 = tpl_var(rt, ctx, self, &N_book, &L_354);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_355, &ic0);
+    rt->loc = &L_356;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_357);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_358, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/tech/common/partials/head.twig"
       tpl_out(rt, "<meta name=\"author\" content=\"", 29);
 #line 6 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_356;
-        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_357);
+        rt->loc = &L_359;
+        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_360);
         tpl_out_value(rt, v4);
       }
 #line 6 "themes/tech/common/partials/head.twig"
@@ -4440,7 +4471,7 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_358;
+    rt->loc = &L_361;
     tpl_value v9 = tpl_null();
     bool b8 = tpl_var_probe(rt, ctx, self, &N_book, &v9);
     if (!b8)
@@ -4454,7 +4485,7 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     (void)v7;
     bool b5 = b6;
     if (b5) {
-      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_359, &ic1);
+      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_362, &ic1);
       bool b12 = tpl_truthy(v11);
       b5 = b12;
     }
@@ -4463,9 +4494,9 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<meta name=\"description\" content=\"", 34);
 #line 9 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_360;
-        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_361, &ic2);
-        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_362);
+        rt->loc = &L_363;
+        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_364, &ic2);
+        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_365);
         tpl_out_value(rt, v14);
       }
 #line 9 "themes/tech/common/partials/head.twig"
@@ -4476,7 +4507,7 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<meta name=\"generator\" content=\"", 32);
 #line 11 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_363;
+    rt->loc = &L_366;
     tpl_value v20 = tpl_null();
     bool b19 = tpl_var_probe(rt, ctx, self, &N_book, &v20);
     if (!b19)
@@ -4500,14 +4531,14 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v24 = tpl_str("Octavo", 6u);
       v23 = v24;
     }
-    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_364);
+    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_367);
     tpl_out_value(rt, v25);
   }
 #line 11 "themes/tech/common/partials/head.twig"
   tpl_out(rt, " ", 1);
 #line 11 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_365;
+    rt->loc = &L_368;
     tpl_value v31 = tpl_null();
     bool b30 = tpl_var_probe(rt, ctx, self, &N_book, &v31);
     if (!b30)
@@ -4528,29 +4559,29 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b26 && !tpl_is_empty(rt, v27)) {
       v34 = v27;
     } else {
-      v35 = tpl_var(rt, ctx, self, &N_app, &L_366);
+      v35 = tpl_var(rt, ctx, self, &N_app, &L_369);
       tpl_value v36 = tpl_str("getVersion", 10u);
-      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_367);
+      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_370);
       v34 = v37;
     }
-    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_368);
+    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_371);
     tpl_out_value(rt, v38);
   }
 #line 11 "themes/tech/common/partials/head.twig"
   tpl_out(rt, "\">\n<meta name=\"color-scheme\" content=\"light dark\">\n", 51);
 #line 13 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_369;
-    v39 = tpl_var(rt, ctx, self, &N_edition, &L_370);
-    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_371, &ic3);
+    rt->loc = &L_372;
+    v39 = tpl_var(rt, ctx, self, &N_edition, &L_373);
+    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_374, &ic3);
     bool b41 = tpl_truthy(v40);
     if (b41) {
 #line 14 "themes/tech/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 14 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_372;
-        v42 = tpl_var(rt, ctx, self, &N_root, &L_373);
+        rt->loc = &L_375;
+        v42 = tpl_var(rt, ctx, self, &N_root, &L_376);
         tpl_out_value(rt, v42);
       }
 #line 14 "themes/tech/common/partials/head.twig"
@@ -4559,16 +4590,16 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 16 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_374;
-    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_375);
+    rt->loc = &L_377;
+    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_378);
     bool b44 = tpl_truthy(v43);
     if (b44) {
 #line 17 "themes/tech/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 17 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_376;
-        v45 = tpl_var(rt, ctx, self, &N_root, &L_377);
+        rt->loc = &L_379;
+        v45 = tpl_var(rt, ctx, self, &N_root, &L_380);
         tpl_out_value(rt, v45);
       }
 #line 17 "themes/tech/common/partials/head.twig"
@@ -4608,7 +4639,7 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 6 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_378;
+    rt->loc = &L_381;
     tpl_value v5 = tpl_null();
     bool b4 = tpl_var_probe(rt, ctx, self, &N_item, &v5);
     if (!b4)
@@ -4638,10 +4669,10 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 7 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_379;
+    rt->loc = &L_382;
     tpl_value v12;
-    v13 = tpl_var(rt, ctx, self, &N_item, &L_380);
-    v14 = tpl_getattr_name_ic(rt, v13, &N_label, &L_381, &ic0);
+    v13 = tpl_var(rt, ctx, self, &N_item, &L_383);
+    v14 = tpl_getattr_name_ic(rt, v13, &N_label, &L_384, &ic0);
     if (tpl_truthy(v14)) {
       v12 = v14;
     } else {
@@ -4651,39 +4682,39 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v16 = tpl_str(" ", 1u);
     const tpl_value a17[2] = {v12, v16};
     if (!k13)
-      k13 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_382);
-    tpl_value v18 = k13->fn(rt, ctx, 2, a17, &L_382);
+      k13 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_385);
+    tpl_value v18 = k13->fn(rt, ctx, 2, a17, &L_385);
     tpl_ctx_set(rt, ctx, &N_words, v18);
   }
 #line 8 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_383;
-    v19 = tpl_var(rt, ctx, self, &N_item, &L_384);
-    v20 = tpl_getattr_name_ic(rt, v19, &N_label, &L_385, &ic1);
+    rt->loc = &L_386;
+    v19 = tpl_var(rt, ctx, self, &N_item, &L_387);
+    v20 = tpl_getattr_name_ic(rt, v19, &N_label, &L_388, &ic1);
     bool b21 = tpl_truthy(v20);
     if (b21) {
-      v22 = tpl_var(rt, ctx, self, &N_number, &L_386);
+      v22 = tpl_var(rt, ctx, self, &N_number, &L_389);
       tpl_value v23 = tpl_str("", 0u);
       bool b24 = !tpl_loose_eq(rt, v22, v23);
       b21 = b24;
     }
     if (b21) {
-      v25 = tpl_var(rt, ctx, self, &N_words, &L_387);
+      v25 = tpl_var(rt, ctx, self, &N_words, &L_390);
       const tpl_value a26[1] = {v25};
       if (!k14)
-        k14 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_388);
-      tpl_value v27 = k14->fn(rt, ctx, 1, a26, &L_388);
+        k14 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_391);
+      tpl_value v27 = k14->fn(rt, ctx, 1, a26, &L_391);
       tpl_value v28 = tpl_int(INT64_C(1));
       bool b29 = tpl_compare(rt, v28, v27) < 0;
       b21 = b29;
     }
     if (b21) {
-      v30 = tpl_var(rt, ctx, self, &N_words, &L_389);
+      v30 = tpl_var(rt, ctx, self, &N_words, &L_392);
       const tpl_value a31[1] = {v30};
       if (!k15)
-        k15 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_390);
-      tpl_value v32 = k15->fn(rt, ctx, 1, a31, &L_390);
-      v33 = tpl_var(rt, ctx, self, &N_number, &L_391);
+        k15 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_393);
+      tpl_value v32 = k15->fn(rt, ctx, 1, a31, &L_393);
+      v33 = tpl_var(rt, ctx, self, &N_number, &L_394);
       bool b34 = tpl_loose_eq(rt, v32, v33);
       b21 = b34;
     }
@@ -4692,33 +4723,33 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<span class=\"label\"><span class=\"label-word\">", 45);
 #line 9 "themes/tech/common/partials/heading.twig"
       {
-        rt->loc = &L_392;
-        v35 = tpl_var(rt, ctx, self, &N_words, &L_393);
+        rt->loc = &L_395;
+        v35 = tpl_var(rt, ctx, self, &N_words, &L_396);
         tpl_value v36 = tpl_int(INT64_C(0));
         const tpl_value a37[1] = {v35};
         if (!k14)
-          k14 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_394);
-        tpl_value v38 = k14->fn(rt, ctx, 1, a37, &L_394);
+          k14 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_397);
+        tpl_value v38 = k14->fn(rt, ctx, 1, a37, &L_397);
         tpl_value v39 = tpl_int(INT64_C(1));
-        tpl_value v40 = tpl_op_sub(rt, v38, v39, &L_395);
+        tpl_value v40 = tpl_op_sub(rt, v38, v39, &L_398);
         const tpl_value a41[3] = {v35, v36, v40};
         if (!k16)
-          k16 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_396);
-        tpl_value v42 = k16->fn(rt, ctx, 3, a41, &L_396);
+          k16 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_399);
+        tpl_value v42 = k16->fn(rt, ctx, 3, a41, &L_399);
         tpl_value v43 = tpl_str(" ", 1u);
         const tpl_value a44[2] = {v42, v43};
         if (!k17)
-          k17 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_397);
-        tpl_value v45 = k17->fn(rt, ctx, 2, a44, &L_397);
+          k17 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_400);
+        tpl_value v45 = k17->fn(rt, ctx, 2, a44, &L_400);
         tpl_out_value(rt, v45);
       }
 #line 9 "themes/tech/common/partials/heading.twig"
       tpl_out(rt, "</span> <span class=\"label-number\">", 35);
 #line 9 "themes/tech/common/partials/heading.twig"
       {
-        rt->loc = &L_398;
-        v46 = tpl_var(rt, ctx, self, &N_number, &L_399);
-        tpl_value v47 = tpl_escape_value(rt, v46, TPL_ESC_HTML, &L_400);
+        rt->loc = &L_401;
+        v46 = tpl_var(rt, ctx, self, &N_number, &L_402);
+        tpl_value v47 = tpl_escape_value(rt, v46, TPL_ESC_HTML, &L_403);
         tpl_out_value(rt, v47);
       }
 #line 9 "themes/tech/common/partials/heading.twig"
@@ -4731,7 +4762,7 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         tpl_out(rt, "<span class=\"label\">", 20);
 #line 11 "themes/tech/common/partials/heading.twig"
         {
-          rt->loc = &L_401;
+          rt->loc = &L_404;
           tpl_out_value(rt, v20);
         }
 #line 11 "themes/tech/common/partials/heading.twig"
@@ -4741,10 +4772,10 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 13 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_402;
+    rt->loc = &L_405;
     bool b49 = tpl_truthy(v20);
     if (b49) {
-      v50 = tpl_getattr_name_ic(rt, v19, &N_title, &L_403, &ic2);
+      v50 = tpl_getattr_name_ic(rt, v19, &N_title, &L_406, &ic2);
       bool b51 = tpl_truthy(v50);
       b49 = b51;
     }
@@ -4755,15 +4786,15 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 14 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_404;
-    v52 = tpl_getattr_name_ic(rt, v19, &N_title, &L_405, &ic3);
+    rt->loc = &L_407;
+    v52 = tpl_getattr_name_ic(rt, v19, &N_title, &L_408, &ic3);
     bool b53 = tpl_truthy(v52);
     if (b53) {
 #line 14 "themes/tech/common/partials/heading.twig"
       tpl_out(rt, "<span class=\"title\">", 20);
 #line 14 "themes/tech/common/partials/heading.twig"
       {
-        rt->loc = &L_406;
+        rt->loc = &L_409;
         tpl_out_value(rt, v52);
       }
 #line 14 "themes/tech/common/partials/heading.twig"
@@ -4794,24 +4825,24 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_407;
-    v0 = tpl_var(rt, ctx, self, &N_entry, &L_408);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_409, &ic0);
+    rt->loc = &L_410;
+    v0 = tpl_var(rt, ctx, self, &N_entry, &L_411);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_412, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 6 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_410;
+        rt->loc = &L_413;
         tpl_out_value(rt, v1);
       }
 #line 6 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_411;
-        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_412, &ic1);
+        rt->loc = &L_414;
+        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_415, &ic1);
         bool b4 = tpl_truthy(v3);
         if (b4) {
 #line 6 "themes/tech/common/partials/macros.twig"
@@ -4822,8 +4853,8 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_413;
-    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_414, &ic2);
+    rt->loc = &L_416;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_417, &ic2);
     tpl_out_value(rt, v5);
   }
 }
@@ -4845,7 +4876,7 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 13 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_415;
+    rt->loc = &L_418;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_entry, &v3);
     if (!b2)
@@ -4867,9 +4898,9 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 14 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_416;
+    rt->loc = &L_419;
     tpl_value v7 = tpl_str("<a ", 3u);
-    v8 = tpl_var(rt, ctx, self, &N_title, &L_417);
+    v8 = tpl_var(rt, ctx, self, &N_title, &L_420);
     bool b9 = tpl_op_in(rt, v7, v8);
     if (!b9) {
       tpl_value v10 = tpl_str(" id=", 4u);
@@ -4879,22 +4910,22 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     if (b9) {
 #line 14 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_418;
+        rt->loc = &L_421;
         const tpl_value a12[1] = {v8};
         if (!k18)
-          k18 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_419);
-        tpl_value v13 = k18->fn(rt, ctx, 1, a12, &L_419);
+          k18 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_422);
+        tpl_value v13 = k18->fn(rt, ctx, 1, a12, &L_422);
         const tpl_value a14[1] = {v13};
         if (!k19)
-          k19 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_420);
-        tpl_value v15 = k19->fn(rt, ctx, 1, a14, &L_420);
+          k19 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_423);
+        tpl_value v15 = k19->fn(rt, ctx, 1, a14, &L_423);
         tpl_ctx_set(rt, ctx, &N_title, v15);
       }
     }
   }
 #line 15 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_421;
+    rt->loc = &L_424;
     tpl_map *m16 = tpl_map_new(rt->arena, 2);
     tpl_value v17 = tpl_str("label", 5u);
     tpl_value v21 = tpl_null();
@@ -4916,11 +4947,11 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     }
     tpl_map_set(rt->arena, m16, v17, v23);
     tpl_value v25 = tpl_str("title", 5u);
-    v26 = tpl_var(rt, ctx, self, &N_title, &L_422);
+    v26 = tpl_var(rt, ctx, self, &N_title, &L_425);
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_423);
+    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_426);
     tpl_out_value(rt, v29);
   }
 }
@@ -4945,30 +4976,30 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 21 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_424;
+    rt->loc = &L_427;
     tpl_map *m0 = tpl_map_new(rt->arena, 1);
     tpl_value v1 = tpl_str("title", 5u);
     tpl_value v2;
-    v3 = tpl_var(rt, ctx, self, &N_entry, &L_425);
-    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_426, &ic0);
+    v3 = tpl_var(rt, ctx, self, &N_entry, &L_428);
+    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_429, &ic0);
     if (tpl_truthy(v4)) {
       v2 = v4;
     } else {
-      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_427, &ic1);
+      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_430, &ic1);
       v2 = v5;
     }
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_428);
+    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_431);
     const tpl_value a9[1] = {v8};
     if (!k20)
-      k20 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_429);
-    tpl_value v10 = k20->fn(rt, ctx, 1, a9, &L_429);
+      k20 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_432);
+    tpl_value v10 = k20->fn(rt, ctx, 1, a9, &L_432);
     const tpl_value a11[1] = {v10};
     if (!k21)
-      k21 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_430);
-    tpl_value v12 = k21->fn(rt, ctx, 1, a11, &L_430);
+      k21 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_433);
+    tpl_value v12 = k21->fn(rt, ctx, 1, a11, &L_433);
     tpl_out_value(rt, v12);
   }
 }
@@ -4987,9 +5018,9 @@ static tpl_value fn49(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_445);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_448);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_446, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_449, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
@@ -5051,16 +5082,16 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 29 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_431;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_432);
+    rt->loc = &L_434;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_435);
     const tpl_value a1[1] = {v0};
     if (!k22)
-      k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_433);
-    bool b2 = !tpl_truthy(k22->fn(rt, ctx, 1, a1, &L_433));
+      k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_436);
+    bool b2 = !tpl_truthy(k22->fn(rt, ctx, 1, a1, &L_436));
     if (b2) {
 #line 30 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_434;
+        rt->loc = &L_437;
         tpl_list *l3 = tpl_list_new(rt->arena, 0);
         tpl_value v4 = tpl_list_value(l3);
         tpl_ctx_set(rt, ctx, &N_open, v4);
@@ -5069,30 +5100,30 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 32 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_435;
-        v5 = tpl_var(rt, ctx, self, &N_entries, &L_436);
+        rt->loc = &L_438;
+        v5 = tpl_var(rt, ctx, self, &N_entries, &L_439);
         tpl_iter it6;
         tpl_for_begin(rt, &it6, ctx, v5, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it6)) {
           tpl_for_accept(rt, &it6);
 #line 33 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_437;
-            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_438);
+            rt->loc = &L_440;
+            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_441);
             const tpl_value a8[1] = {v7};
             if (!k22)
-              k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_439);
-            bool b9 = !tpl_truthy(k22->fn(rt, it6.scope, 1, a8, &L_439));
+              k22 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_442);
+            bool b9 = !tpl_truthy(k22->fn(rt, it6.scope, 1, a8, &L_442));
             if (b9) {
 #line 34 "themes/tech/common/partials/macros.twig"
               {
-                rt->loc = &L_440;
-                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_441);
-                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_442, &ic0);
+                rt->loc = &L_443;
+                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_444);
+                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_445, &ic0);
                 const tpl_value a12[1] = {v7};
                 if (!k23)
-                  k23 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_443);
-                tpl_value v13 = k23->fn(rt, it6.scope, 1, a12, &L_443);
+                  k23 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_446);
+                tpl_value v13 = k23->fn(rt, it6.scope, 1, a12, &L_446);
                 bool b14 = tpl_compare(rt, v13, v11) < 0;
                 if (b14) {
 #line 35 "themes/tech/common/partials/macros.twig"
@@ -5100,32 +5131,32 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 37 "themes/tech/common/partials/macros.twig"
                   {
-                    rt->loc = &L_444;
+                    rt->loc = &L_447;
                     tpl_value v15 = tpl_closure_new_slots(rt, fn49, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
                     if (!k24)
-                      k24 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_447);
-                    tpl_value v17 = k24->fn(rt, it6.scope, 2, a16, &L_447);
+                      k24 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_450);
+                    tpl_value v17 = k24->fn(rt, it6.scope, 2, a16, &L_450);
                     const tpl_value a18[1] = {v17};
                     if (!k25)
-                      k25 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_448);
-                    tpl_value v19 = k25->fn(rt, it6.scope, 1, a18, &L_448);
+                      k25 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_451);
+                    tpl_value v19 = k25->fn(rt, it6.scope, 1, a18, &L_451);
                     tpl_ctx_set(rt, it6.scope, &N_closing, v19);
                   }
 #line 38 "themes/tech/common/partials/macros.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 39 "themes/tech/common/partials/macros.twig"
                   {
-                    rt->loc = &L_449;
-                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_450);
+                    rt->loc = &L_452;
+                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_453);
                     tpl_value v21 = tpl_int(INT64_C(1));
                     bool b22 = tpl_compare(rt, v21, v20) < 0;
                     if (b22) {
 #line 39 "themes/tech/common/partials/macros.twig"
                       {
-                        rt->loc = &L_451;
+                        rt->loc = &L_454;
                         tpl_value v23 = tpl_int(INT64_C(2));
-                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_452);
+                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_455);
                         tpl_iter it25;
                         tpl_for_begin(rt, &it25, it6.scope, v24, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it25)) {
@@ -5140,18 +5171,18 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 41 "themes/tech/common/partials/macros.twig"
                   {
-                    rt->loc = &L_453;
-                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_454);
+                    rt->loc = &L_456;
+                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_457);
                     tpl_value v28 = tpl_int(INT64_C(0));
                     const tpl_value a29[1] = {v27};
                     if (!k25)
-                      k25 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_455);
-                    tpl_value v30 = k25->fn(rt, it6.scope, 1, a29, &L_455);
-                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_456);
+                      k25 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_458);
+                    tpl_value v30 = k25->fn(rt, it6.scope, 1, a29, &L_458);
+                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_459);
                     const tpl_value a32[3] = {v27, v28, v31};
                     if (!k26)
-                      k26 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_457);
-                    tpl_value v33 = k26->fn(rt, it6.scope, 3, a32, &L_457);
+                      k26 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_460);
+                    tpl_value v33 = k26->fn(rt, it6.scope, 3, a32, &L_460);
                     tpl_ctx_set(rt, it6.scope, &N_open, v33);
                   }
                 }
@@ -5160,22 +5191,22 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 44 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_458;
-            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_459);
-            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_460);
-            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_461, &ic1);
+            rt->loc = &L_461;
+            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_462);
+            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_463);
+            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_464, &ic1);
             tpl_list *l37 = tpl_list_new(rt->arena, 1);
             l37->items[0] = v36;
             tpl_value v38 = tpl_list_value(l37);
             const tpl_value a39[2] = {v34, v38};
             if (!k27)
-              k27 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_462);
-            tpl_value v40 = k27->fn(rt, it6.scope, 2, a39, &L_462);
+              k27 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_465);
+            tpl_value v40 = k27->fn(rt, it6.scope, 2, a39, &L_465);
             tpl_ctx_set(rt, it6.scope, &N_open, v40);
           }
 #line 45 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_463;
+            rt->loc = &L_466;
             tpl_value v44 = tpl_null();
             bool b43 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v44);
             if (!b43)
@@ -5191,8 +5222,8 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v46 = v42;
             } else {
               tpl_value v47 = tpl_str("#", 1u);
-              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_464);
-              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_465, &ic2);
+              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_467);
+              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_468, &ic2);
               tpl_value v50 = tpl_op_concat(rt, v47, v49);
               v46 = v50;
             }
@@ -5202,7 +5233,7 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li class=\"", 11);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_466;
+            rt->loc = &L_469;
             tpl_value v56 = tpl_null();
             bool b55 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v56);
             if (!b55)
@@ -5230,11 +5261,11 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b61) {
 #line 46 "themes/tech/common/partials/macros.twig"
               {
-                rt->loc = &L_467;
-                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_468);
-                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_469, &ic3);
-                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_470, &ic4);
-                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_471);
+                rt->loc = &L_470;
+                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_471);
+                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_472, &ic3);
+                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_473, &ic4);
+                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_474);
                 tpl_out_value(rt, v65);
               }
 #line 46 "themes/tech/common/partials/macros.twig"
@@ -5245,31 +5276,31 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_472;
-            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_473);
-            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_474, &ic5);
+            rt->loc = &L_475;
+            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_476);
+            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_477, &ic5);
             tpl_out_value(rt, v67);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_475;
-            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_476);
+            rt->loc = &L_478;
+            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_479);
             tpl_out_value(rt, v68);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_477;
-            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_478);
+            rt->loc = &L_480;
+            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_481);
             tpl_out_value(rt, v69);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
           tpl_out(rt, "\"", 1);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_479;
-            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_480);
+            rt->loc = &L_482;
+            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_483);
             bool b71 = tpl_truthy(v70);
             if (b71) {
               bool b72 = tpl_loose_eq(rt, v69, v70);
@@ -5284,9 +5315,9 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, ">", 1);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_481;
+            rt->loc = &L_484;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_482);
+            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_485);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
@@ -5297,24 +5328,24 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 49 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_483;
-        v75 = tpl_var(rt, ctx, self, &N_open, &L_484);
+        rt->loc = &L_486;
+        v75 = tpl_var(rt, ctx, self, &N_open, &L_487);
         const tpl_value a76[1] = {v75};
         if (!k25)
-          k25 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_485);
-        tpl_value v77 = k25->fn(rt, ctx, 1, a76, &L_485);
+          k25 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_488);
+        tpl_value v77 = k25->fn(rt, ctx, 1, a76, &L_488);
         tpl_value v78 = tpl_int(INT64_C(1));
         bool b79 = tpl_compare(rt, v78, v77) < 0;
         if (b79) {
 #line 49 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_486;
+            rt->loc = &L_489;
             tpl_value v80 = tpl_int(INT64_C(2));
             const tpl_value a81[1] = {v75};
             if (!k25)
-              k25 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_487);
-            tpl_value v82 = k25->fn(rt, ctx, 1, a81, &L_487);
-            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_488);
+              k25 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_490);
+            tpl_value v82 = k25->fn(rt, ctx, 1, a81, &L_490);
+            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_491);
             tpl_iter it84;
             tpl_for_begin(rt, &it84, ctx, v83, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it84)) {
@@ -5372,18 +5403,18 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 57 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_489;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_490);
+    rt->loc = &L_492;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_493);
     const tpl_value a1[1] = {v0};
     if (!k28)
-      k28 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_491);
-    bool b2 = !tpl_truthy(k28->fn(rt, ctx, 1, a1, &L_491));
+      k28 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_494);
+    bool b2 = !tpl_truthy(k28->fn(rt, ctx, 1, a1, &L_494));
     if (b2) {
 #line 58 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "<nav class=\"", 12);
 #line 58 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_492;
+        rt->loc = &L_495;
         tpl_value v4 = tpl_null();
         bool b3 = tpl_var_probe(rt, ctx, self, &N_class, &v4);
         if (!b3)
@@ -5401,34 +5432,34 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "\" aria-labelledby=\"", 19);
 #line 58 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_493;
-        v7 = tpl_var(rt, ctx, self, &N_id, &L_494);
+        rt->loc = &L_496;
+        v7 = tpl_var(rt, ctx, self, &N_id, &L_497);
         tpl_out_value(rt, v7);
       }
 #line 58 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "\">\n<h2 class=\"toc-title\" id=\"", 29);
 #line 59 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_495;
+        rt->loc = &L_498;
         tpl_out_value(rt, v7);
       }
 #line 59 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "\">", 2);
 #line 59 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_496;
-        v8 = tpl_var(rt, ctx, self, &N_title, &L_497);
+        rt->loc = &L_499;
+        v8 = tpl_var(rt, ctx, self, &N_title, &L_500);
         tpl_out_value(rt, v8);
       }
 #line 59 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "</h2>\n", 6);
 #line 60 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_498;
-        v9 = tpl_var(rt, ctx, self, &N_root, &L_499);
-        v10 = tpl_var(rt, ctx, self, &N_current, &L_500);
+        rt->loc = &L_501;
+        v9 = tpl_var(rt, ctx, self, &N_root, &L_502);
+        v10 = tpl_var(rt, ctx, self, &N_current, &L_503);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_501);
+        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_504);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/tech/common/partials/macros.twig"
@@ -5437,52 +5468,134 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 }
 
+#line 70 "themes/tech/common/partials/macros.twig"
+static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+  (void)ctx;
+  const tpl_template *self = def->owner;
+  (void)self;
+  const tpl_blocks *blocks = tpl_blocks_of(rt, self);
+  (void)blocks;
+  const tpl_callable *k29 = NULL;
+  tpl_value v0 = tpl_null();
+#line 70 "themes/tech/common/partials/macros.twig"
+  if (!tpl_ctx_has_own(ctx, &N_s)) {
+    tpl_ctx_set_own(rt, ctx, &N_s, tpl_null());
+  }
+#line 71 "themes/tech/common/partials/macros.twig"
+  {
+    rt->loc = &L_505;
+    v0 = tpl_var(rt, ctx, self, &N_s, &L_506);
+    tpl_map *m1 = tpl_map_new(rt->arena, 19);
+    tpl_value v2 = tpl_str("&", 1u);
+    tpl_value v3 = tpl_str("&amp;", 5u);
+    tpl_map_set(rt->arena, m1, v2, v3);
+    tpl_value v4 = tpl_str("<", 1u);
+    tpl_value v5 = tpl_str("&lt;", 4u);
+    tpl_map_set(rt->arena, m1, v4, v5);
+    tpl_value v6 = tpl_str(">", 1u);
+    tpl_value v7 = tpl_str("&gt;", 4u);
+    tpl_map_set(rt->arena, m1, v6, v7);
+    tpl_value v8 = tpl_str("\"", 1u);
+    tpl_value v9 = tpl_str("&quot;", 6u);
+    tpl_map_set(rt->arena, m1, v8, v9);
+    tpl_value v10 = tpl_str("\\", 1u);
+    tpl_value v11 = tpl_str("&#92;", 5u);
+    tpl_map_set(rt->arena, m1, v10, v11);
+    tpl_value v12 = tpl_str("`", 1u);
+    tpl_value v13 = tpl_str("&#96;", 5u);
+    tpl_map_set(rt->arena, m1, v12, v13);
+    tpl_value v14 = tpl_str("*", 1u);
+    tpl_value v15 = tpl_str("&#42;", 5u);
+    tpl_map_set(rt->arena, m1, v14, v15);
+    tpl_value v16 = tpl_str("_", 1u);
+    tpl_value v17 = tpl_str("&#95;", 5u);
+    tpl_map_set(rt->arena, m1, v16, v17);
+    tpl_value v18 = tpl_str("[", 1u);
+    tpl_value v19 = tpl_str("&#91;", 5u);
+    tpl_map_set(rt->arena, m1, v18, v19);
+    tpl_value v20 = tpl_str("]", 1u);
+    tpl_value v21 = tpl_str("&#93;", 5u);
+    tpl_map_set(rt->arena, m1, v20, v21);
+    tpl_value v22 = tpl_str("!", 1u);
+    tpl_value v23 = tpl_str("&#33;", 5u);
+    tpl_map_set(rt->arena, m1, v22, v23);
+    tpl_value v24 = tpl_str("~", 1u);
+    tpl_value v25 = tpl_str("&#126;", 6u);
+    tpl_map_set(rt->arena, m1, v24, v25);
+    tpl_value v26 = tpl_str("|", 1u);
+    tpl_value v27 = tpl_str("&#124;", 6u);
+    tpl_map_set(rt->arena, m1, v26, v27);
+    tpl_value v28 = tpl_str("#", 1u);
+    tpl_value v29 = tpl_str("&#35;", 5u);
+    tpl_map_set(rt->arena, m1, v28, v29);
+    tpl_value v30 = tpl_str("-", 1u);
+    tpl_value v31 = tpl_str("&#45;", 5u);
+    tpl_map_set(rt->arena, m1, v30, v31);
+    tpl_value v32 = tpl_str("+", 1u);
+    tpl_value v33 = tpl_str("&#43;", 5u);
+    tpl_map_set(rt->arena, m1, v32, v33);
+    tpl_value v34 = tpl_str(".", 1u);
+    tpl_value v35 = tpl_str("&#46;", 5u);
+    tpl_map_set(rt->arena, m1, v34, v35);
+    tpl_value v36 = tpl_str("=", 1u);
+    tpl_value v37 = tpl_str("&#61;", 5u);
+    tpl_map_set(rt->arena, m1, v36, v37);
+    tpl_value v38 = tpl_str("\n", 1u);
+    tpl_value v39 = tpl_str(" ", 1u);
+    tpl_map_set(rt->arena, m1, v38, v39);
+    tpl_value v40 = tpl_map_or_list(rt->arena, m1);
+    const tpl_value a41[2] = {v0, v40};
+    if (!k29)
+      k29 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_507);
+    tpl_value v42 = k29->fn(rt, ctx, 2, a41, &L_507);
+    tpl_out_value(rt, v42);
+  }
+}
+
 #line 1 "themes/tech/common/partials/macros.twig"
-static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
-#line 64 "themes/tech/common/partials/macros.twig"
-  tpl_out(rt, "\n", 1);
 }
 
 /* ---- preface.twig ---- */
 
 #line 1 "themes/tech/html/preface.twig"
-static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn53(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/tech/html/preface.twig"
   {
-    rt->loc = &L_502;
+    rt->loc = &L_508;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_502);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_508);
   }
 }
 
 /* ---- prologue.twig ---- */
 
 #line 1 "themes/tech/html/prologue.twig"
-static void fn53(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn54(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/tech/html/prologue.twig"
   {
-    rt->loc = &L_503;
+    rt->loc = &L_509;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_503);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_509);
   }
 }
 
 /* ---- style.css.twig ---- */
 
 #line 6 "themes/tech/common/style.css.twig"
-static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5490,134 +5603,134 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 6 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_504;
+    rt->loc = &L_510;
     tpl_value v0 = tpl_str("css/variables.css.twig", 22u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_504);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_510);
   }
 }
 
 #line 7 "themes/tech/common/style.css.twig"
-static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
-  (void)rt;
-  (void)ctx;
-  (void)blocks;
-  const tpl_template *self = def->owner;
-  (void)self;
-#line 7 "themes/tech/common/style.css.twig"
-  {
-    rt->loc = &L_505;
-    tpl_value v0 = tpl_str("css/base.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_505);
-  }
-}
-
-#line 8 "themes/tech/common/style.css.twig"
 static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 8 "themes/tech/common/style.css.twig"
+#line 7 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_506;
-    tpl_value v0 = tpl_str("css/typography.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_506);
+    rt->loc = &L_511;
+    tpl_value v0 = tpl_str("css/base.css.twig", 17u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_511);
   }
 }
 
-#line 9 "themes/tech/common/style.css.twig"
+#line 8 "themes/tech/common/style.css.twig"
 static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 9 "themes/tech/common/style.css.twig"
+#line 8 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_507;
-    tpl_value v0 = tpl_str("css/content.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_507);
+    rt->loc = &L_512;
+    tpl_value v0 = tpl_str("css/typography.css.twig", 23u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_512);
   }
 }
 
-#line 10 "themes/tech/common/style.css.twig"
+#line 9 "themes/tech/common/style.css.twig"
 static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 10 "themes/tech/common/style.css.twig"
+#line 9 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_508;
-    tpl_value v0 = tpl_str("css/code.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_508);
+    rt->loc = &L_513;
+    tpl_value v0 = tpl_str("css/content.css.twig", 20u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_513);
   }
 }
 
-#line 11 "themes/tech/common/style.css.twig"
+#line 10 "themes/tech/common/style.css.twig"
 static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 11 "themes/tech/common/style.css.twig"
+#line 10 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_509;
-    tpl_value v0 = tpl_str("css/figures.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_509);
+    rt->loc = &L_514;
+    tpl_value v0 = tpl_str("css/code.css.twig", 17u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_514);
   }
 }
 
-#line 12 "themes/tech/common/style.css.twig"
+#line 11 "themes/tech/common/style.css.twig"
 static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 12 "themes/tech/common/style.css.twig"
+#line 11 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_510;
-    tpl_value v0 = tpl_str("css/tables.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_510);
+    rt->loc = &L_515;
+    tpl_value v0 = tpl_str("css/figures.css.twig", 20u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_515);
   }
 }
 
-#line 13 "themes/tech/common/style.css.twig"
+#line 12 "themes/tech/common/style.css.twig"
 static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 13 "themes/tech/common/style.css.twig"
+#line 12 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_511;
-    tpl_value v0 = tpl_str("css/items.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_511);
+    rt->loc = &L_516;
+    tpl_value v0 = tpl_str("css/tables.css.twig", 19u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_516);
   }
 }
 
-#line 14 "themes/tech/common/style.css.twig"
+#line 13 "themes/tech/common/style.css.twig"
 static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
+#line 13 "themes/tech/common/style.css.twig"
+  {
+    rt->loc = &L_517;
+    tpl_value v0 = tpl_str("css/items.css.twig", 18u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_517);
+  }
+}
+
+#line 14 "themes/tech/common/style.css.twig"
+static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)ctx;
+  (void)blocks;
+  const tpl_template *self = def->owner;
+  (void)self;
 #line 14 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_512;
+    rt->loc = &L_518;
     tpl_value v0 = tpl_str("css/layout.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_512);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_518);
   }
 }
 
 #line 15 "themes/tech/common/style.css.twig"
-static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5625,14 +5738,14 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 15 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_513;
+    rt->loc = &L_519;
     tpl_value v0 = tpl_str("css/navigation.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_513);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_519);
   }
 }
 
 #line 16 "themes/tech/common/style.css.twig"
-static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5643,9 +5756,9 @@ static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 16 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_514;
-    v0 = tpl_var(rt, ctx, self, &N_edition, &L_515);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_format, &L_516, &ic0);
+    rt->loc = &L_520;
+    v0 = tpl_var(rt, ctx, self, &N_edition, &L_521);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_format, &L_522, &ic0);
     tpl_value v2 = tpl_str("html_chunked", 12u);
     bool b3 = tpl_loose_eq(rt, v1, v2);
     if (b3) {
@@ -5672,16 +5785,16 @@ static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     if (b3) {
 #line 16 "themes/tech/common/style.css.twig"
       {
-        rt->loc = &L_517;
+        rt->loc = &L_523;
         tpl_value v12 = tpl_str("css/search.css.twig", 19u);
-        tpl_include(rt, ctx, v12, tpl_null(), false, false, &L_517);
+        tpl_include(rt, ctx, v12, tpl_null(), false, false, &L_523);
       }
     }
   }
 }
 
 #line 17 "themes/tech/common/style.css.twig"
-static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn66(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5689,14 +5802,14 @@ static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 17 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_518;
+    rt->loc = &L_524;
     tpl_value v0 = tpl_str("css/print.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_518);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_524);
   }
 }
 
 #line 18 "themes/tech/common/style.css.twig"
-static void fn66(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn67(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5705,7 +5818,7 @@ static void fn66(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/common/style.css.twig"
-static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5714,75 +5827,75 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "/* Octavo, theme \"tech\": HTML and website editions */\n", 54);
 #line 6 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_519;
-    tpl_display_block(rt, ctx, blocks, &N_variables, &L_519);
+    rt->loc = &L_525;
+    tpl_display_block(rt, ctx, blocks, &N_variables, &L_525);
   }
 #line 7 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_520;
-    tpl_display_block(rt, ctx, blocks, &N_base, &L_520);
+    rt->loc = &L_526;
+    tpl_display_block(rt, ctx, blocks, &N_base, &L_526);
   }
 #line 8 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_521;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_521);
+    rt->loc = &L_527;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_527);
   }
 #line 9 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_522;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_522);
+    rt->loc = &L_528;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_528);
   }
 #line 10 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_523;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_523);
+    rt->loc = &L_529;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_529);
   }
 #line 11 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_524;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_524);
+    rt->loc = &L_530;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_530);
   }
 #line 12 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_525;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_525);
+    rt->loc = &L_531;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_531);
   }
 #line 13 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_526;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_526);
+    rt->loc = &L_532;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_532);
   }
 #line 14 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_527;
-    tpl_display_block(rt, ctx, blocks, &N_layout, &L_527);
+    rt->loc = &L_533;
+    tpl_display_block(rt, ctx, blocks, &N_layout, &L_533);
   }
 #line 15 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_528;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_528);
+    rt->loc = &L_534;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_534);
   }
 #line 16 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_529;
-    tpl_display_block(rt, ctx, blocks, &N_search, &L_529);
+    rt->loc = &L_535;
+    tpl_display_block(rt, ctx, blocks, &N_search, &L_535);
   }
 #line 17 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_530;
-    tpl_display_block(rt, ctx, blocks, &N_print, &L_530);
+    rt->loc = &L_536;
+    tpl_display_block(rt, ctx, blocks, &N_print, &L_536);
   }
 #line 18 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_531;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_531);
+    rt->loc = &L_537;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_537);
   }
 }
 
 /* ---- table.twig ---- */
 
 #line 1 "themes/tech/common/table.twig"
-static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5806,12 +5919,12 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_532;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_533);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_534, &ic0);
+    rt->loc = &L_538;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_539);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_540, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_535, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_541, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -5822,16 +5935,16 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_536;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_537);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_538, &ic2);
+    rt->loc = &L_542;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_543);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_544, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/tech/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_539;
+        rt->loc = &L_545;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/tech/common/table.twig"
@@ -5842,22 +5955,22 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_540;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_541);
+    rt->loc = &L_546;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_547);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/tech/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_542;
+        rt->loc = &L_548;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/tech/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_543;
+            rt->loc = &L_549;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/tech/common/table.twig"
@@ -5868,23 +5981,23 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_544;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_545, &ic3);
+        rt->loc = &L_550;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_551, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/tech/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_546;
+            rt->loc = &L_552;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/tech/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_547;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_548, &ic4);
+            rt->loc = &L_553;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_554, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/tech/common/table.twig"
@@ -5895,8 +6008,8 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_549;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_550, &ic5);
+        rt->loc = &L_555;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_556, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/tech/common/table.twig"
@@ -5907,7 +6020,7 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_551;
+    rt->loc = &L_557;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -5918,7 +6031,7 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_552;
+        rt->loc = &L_558;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/tech/common/table.twig"
@@ -5929,8 +6042,8 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_553;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_554, &ic6);
+    rt->loc = &L_559;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_560, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/tech/common/table.twig"
@@ -5940,63 +6053,89 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.md.twig ---- */
 
 #line 1 "themes/tech/contents/title.md.twig"
-static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn70(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
-  tpl_value v0 = tpl_null();
+  const tpl_callable *k30 = NULL;
   tpl_value v1 = tpl_null();
-  tpl_value v3 = tpl_null();
-  tpl_value v6 = tpl_null();
+  tpl_value v2 = tpl_null();
+  tpl_value v5 = tpl_null();
+  tpl_value v14 = tpl_null();
   tpl_ic ic0 = {0, NULL};
   tpl_ic ic1 = {0, NULL};
   tpl_ic ic2 = {0, NULL};
-#line 3 "themes/tech/contents/title.md.twig"
-  tpl_out(rt, "# ", 2);
-#line 3 "themes/tech/contents/title.md.twig"
+#line 6 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_555;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_556);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_557, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_558);
-    tpl_out_value(rt, v2);
+    rt->loc = &L_561;
+    tpl_value v0 = tpl_str("partials/macros.twig", 20u);
+    tpl_import(rt, self, 0, v0, &L_561);
   }
-#line 3 "themes/tech/contents/title.md.twig"
-  tpl_out(rt, "\n\n", 2);
-#line 5 "themes/tech/contents/title.md.twig"
+#line 7 "themes/tech/contents/title.md.twig"
+  tpl_out(rt, "# ", 2);
+#line 7 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_559;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_560, &ic1);
-    bool b4 = tpl_truthy(v3);
-    if (b4) {
-#line 6 "themes/tech/contents/title.md.twig"
+    rt->loc = &L_562;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_563);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_564, &ic0);
+    const tpl_value a3[1] = {v2};
+    tpl_value v4 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a3, NULL, &L_565);
+    tpl_out_value(rt, v4);
+  }
+#line 7 "themes/tech/contents/title.md.twig"
+  tpl_out(rt, "\n\n", 2);
+#line 9 "themes/tech/contents/title.md.twig"
+  {
+    rt->loc = &L_566;
+    v5 = tpl_getattr_name_ic(rt, v1, &N_author, &L_567, &ic1);
+    bool b6 = tpl_truthy(v5);
+    if (b6) {
+#line 10 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
-#line 6 "themes/tech/contents/title.md.twig"
+#line 10 "themes/tech/contents/title.md.twig"
       {
-        rt->loc = &L_561;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_562);
-        tpl_out_value(rt, v5);
+        rt->loc = &L_568;
+        tpl_value v7 = tpl_escape_value(rt, v5, TPL_ESC_HTML, &L_569);
+        tpl_map *m8 = tpl_map_new(rt->arena, 1);
+        tpl_value v9 = tpl_str("\n", 1u);
+        tpl_value v10 = tpl_str(" ", 1u);
+        tpl_map_set(rt->arena, m8, v9, v10);
+        tpl_value v11 = tpl_map_or_list(rt->arena, m8);
+        const tpl_value a12[2] = {v7, v11};
+        if (!k30)
+          k30 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_570);
+        tpl_value v13 = k30->fn(rt, ctx, 2, a12, &L_570);
+        tpl_out_value(rt, v13);
       }
-#line 6 "themes/tech/contents/title.md.twig"
+#line 10 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "</p>\n\n", 6);
     }
   }
-#line 9 "themes/tech/contents/title.md.twig"
+#line 13 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_563;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_564, &ic2);
-    bool b7 = tpl_truthy(v6);
-    if (b7) {
-#line 10 "themes/tech/contents/title.md.twig"
+    rt->loc = &L_571;
+    v14 = tpl_getattr_name_ic(rt, v1, &N_edition, &L_572, &ic2);
+    bool b15 = tpl_truthy(v14);
+    if (b15) {
+#line 14 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
-#line 10 "themes/tech/contents/title.md.twig"
+#line 14 "themes/tech/contents/title.md.twig"
       {
-        rt->loc = &L_565;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_566);
-        tpl_out_value(rt, v8);
+        rt->loc = &L_573;
+        tpl_value v16 = tpl_escape_value(rt, v14, TPL_ESC_HTML, &L_574);
+        tpl_map *m17 = tpl_map_new(rt->arena, 1);
+        tpl_value v18 = tpl_str("\n", 1u);
+        tpl_value v19 = tpl_str(" ", 1u);
+        tpl_map_set(rt->arena, m17, v18, v19);
+        tpl_value v20 = tpl_map_or_list(rt->arena, m17);
+        const tpl_value a21[2] = {v16, v20};
+        if (!k30)
+          k30 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_575);
+        tpl_value v22 = k30->fn(rt, ctx, 2, a21, &L_575);
+        tpl_out_value(rt, v22);
       }
-#line 10 "themes/tech/contents/title.md.twig"
+#line 14 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "</p>\n", 5);
     }
   }
@@ -6005,7 +6144,7 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.twig ---- */
 
 #line 1 "themes/tech/html/title.twig"
-static void fn70(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn71(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -6025,26 +6164,26 @@ static void fn70(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 4 "themes/tech/html/title.twig"
   {
-    rt->loc = &L_567;
+    rt->loc = &L_576;
     tpl_value v0;
-    v1 = tpl_var(rt, ctx, self, &N_item, &L_568);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_569, &ic0);
+    v1 = tpl_var(rt, ctx, self, &N_item, &L_577);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_578, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
-      v4 = tpl_var(rt, ctx, self, &N_app, &L_570);
+      v4 = tpl_var(rt, ctx, self, &N_app, &L_579);
       tpl_value v5 = tpl_str("getTitle", 8u);
       tpl_value v6 = tpl_str("title", 5u);
       const tpl_value a7[1] = {v6};
-      tpl_value v8 = tpl_call_method(rt, v4, v5, 1, a7, &L_571);
+      tpl_value v8 = tpl_call_method(rt, v4, v5, 1, a7, &L_580);
       bool b9 = !tpl_loose_eq(rt, v2, v8);
       b3 = b9;
     }
     if (b3) {
       v0 = v2;
     } else {
-      v10 = tpl_var(rt, ctx, self, &N_book, &L_572);
-      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_573, &ic1);
-      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_574);
+      v10 = tpl_var(rt, ctx, self, &N_book, &L_581);
+      v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_582, &ic1);
+      tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_583);
       v0 = v12;
     }
     tpl_ctx_set(rt, ctx, &N_heading, v0);
@@ -6053,25 +6192,25 @@ static void fn70(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item title\">\n<h1 id=\"", 37);
 #line 6 "themes/tech/html/title.twig"
   {
-    rt->loc = &L_575;
-    v13 = tpl_var(rt, ctx, self, &N_item, &L_576);
-    v14 = tpl_getattr_name_ic(rt, v13, &N_slug, &L_577, &ic2);
+    rt->loc = &L_584;
+    v13 = tpl_var(rt, ctx, self, &N_item, &L_585);
+    v14 = tpl_getattr_name_ic(rt, v13, &N_slug, &L_586, &ic2);
     tpl_out_value(rt, v14);
   }
 #line 6 "themes/tech/html/title.twig"
   tpl_out(rt, "\">", 2);
 #line 6 "themes/tech/html/title.twig"
   {
-    rt->loc = &L_578;
-    v15 = tpl_var(rt, ctx, self, &N_heading, &L_579);
+    rt->loc = &L_587;
+    v15 = tpl_var(rt, ctx, self, &N_heading, &L_588);
     tpl_out_value(rt, v15);
   }
 #line 6 "themes/tech/html/title.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 7 "themes/tech/html/title.twig"
   {
-    rt->loc = &L_580;
-    v16 = tpl_getattr_name_ic(rt, v13, &N_content, &L_581, &ic3);
+    rt->loc = &L_589;
+    v16 = tpl_getattr_name_ic(rt, v13, &N_content, &L_590, &ic3);
     tpl_out_value(rt, v16);
   }
 #line 7 "themes/tech/html/title.twig"
@@ -6081,7 +6220,7 @@ static void fn70(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- toc.twig ---- */
 
 #line 11 "themes/tech/html/toc.twig"
-static tpl_value fn72(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn73(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -6093,9 +6232,9 @@ static tpl_value fn72(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v1 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_595, &cl->ics[0]);
+  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_604, &cl->ics[0]);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_596);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_605);
   tpl_value v2 = cl->slots[0];
   bool b3 = tpl_compare(rt, v1, v2) <= 0;
   tpl_value v4 = tpl_bool(b3);
@@ -6103,7 +6242,7 @@ static tpl_value fn72(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
 }
 
 #line 15 "themes/tech/html/toc.twig"
-static tpl_value fn73(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn74(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -6112,7 +6251,7 @@ static tpl_value fn73(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   (void)self;
   const tpl_blocks *blocks = cl->blocks;
   (void)blocks;
-  const tpl_callable *k31 = NULL;
+  const tpl_callable *k33 = NULL;
   tpl_value v4 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
@@ -6121,28 +6260,28 @@ static tpl_value fn73(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_map *m1 = tpl_map_new(rt->arena, 1);
   tpl_value v2 = tpl_str("config", 6u);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_612);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_621);
   tpl_value v3 = cl->slots[0];
-  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_613, &cl->ics[0]);
+  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_622, &cl->ics[0]);
   tpl_map_set(rt->arena, m1, v2, v4);
   tpl_value v5 = tpl_map_or_list(rt->arena, m1);
   const tpl_value a6[2] = {v0, v5};
-  if (!k31)
-    k31 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_614);
-  tpl_value v7 = k31->fn(rt, scope, 2, a6, &L_614);
+  if (!k33)
+    k33 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_623);
+  tpl_value v7 = k33->fn(rt, scope, 2, a6, &L_623);
   return v7;
 }
 
 #line 1 "themes/tech/html/toc.twig"
-static void fn71(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn72(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
-  const tpl_callable *k29 = NULL;
-  const tpl_callable *k30 = NULL;
+  const tpl_callable *k31 = NULL;
   const tpl_callable *k32 = NULL;
-  const tpl_callable *k33 = NULL;
+  const tpl_callable *k34 = NULL;
+  const tpl_callable *k35 = NULL;
   tpl_value v26 = tpl_null();
   tpl_value v32 = tpl_null();
   tpl_value v33 = tpl_null();
@@ -6174,13 +6313,13 @@ static void fn71(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic8 = {0, NULL};
 #line 5 "themes/tech/html/toc.twig"
   {
-    rt->loc = &L_582;
+    rt->loc = &L_591;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_582);
+    tpl_import(rt, self, 0, v0, &L_591);
   }
 #line 6 "themes/tech/html/toc.twig"
   {
-    rt->loc = &L_583;
+    rt->loc = &L_592;
     tpl_value v6 = tpl_null();
     bool b5 = tpl_var_probe(rt, ctx, self, &N_edition, &v6);
     if (!b5)
@@ -6213,7 +6352,7 @@ static void fn71(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 7 "themes/tech/html/toc.twig"
   {
-    rt->loc = &L_584;
+    rt->loc = &L_593;
     tpl_value v19 = tpl_null();
     bool b18 = tpl_var_probe(rt, ctx, self, &N_edition, &v19);
     if (!b18)
@@ -6241,35 +6380,35 @@ static void fn71(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/html/toc.twig"
   {
-    rt->loc = &L_585;
+    rt->loc = &L_594;
     tpl_list *l24 = tpl_list_new(rt->arena, 0);
     tpl_value v25 = tpl_list_value(l24);
     tpl_ctx_set(rt, ctx, &N_entries, v25);
   }
 #line 9 "themes/tech/html/toc.twig"
   {
-    rt->loc = &L_586;
-    v26 = tpl_var(rt, ctx, self, &N_app, &L_587);
+    rt->loc = &L_595;
+    v26 = tpl_var(rt, ctx, self, &N_app, &L_596);
     tpl_value v27 = tpl_str("get", 3u);
     tpl_value v28 = tpl_str("publishing.items", 16u);
     const tpl_value a29[1] = {v28};
-    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_588);
+    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_597);
     tpl_iter it31;
     tpl_for_begin(rt, &it31, ctx, v30, &N__key, &N_other, false);
     while (tpl_for_next(rt, &it31)) {
       tpl_for_accept(rt, &it31);
 #line 10 "themes/tech/html/toc.twig"
       {
-        rt->loc = &L_589;
-        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_590);
-        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_591, &ic0);
-        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_592, &ic1);
-        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_593);
+        rt->loc = &L_598;
+        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_599);
+        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_600, &ic0);
+        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_601, &ic1);
+        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_602);
         bool b36 = tpl_op_in(rt, v34, v35);
         if (b36) {
 #line 11 "themes/tech/html/toc.twig"
           {
-            rt->loc = &L_594;
+            rt->loc = &L_603;
             tpl_value v40 = tpl_null();
             bool b39 = tpl_var_probe(rt, it31.scope, self, &N_other, &v40);
             if (!b39)
@@ -6288,27 +6427,27 @@ static void fn71(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
               tpl_value v44 = tpl_list_value(l43);
               v42 = v44;
             }
-            tpl_value v45 = tpl_closure_new_slots(rt, fn72, it31.scope, self, blocks, 1, 1);
+            tpl_value v45 = tpl_closure_new_slots(rt, fn73, it31.scope, self, blocks, 1, 1);
             const tpl_value a46[2] = {v42, v45};
-            if (!k29)
-              k29 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_597);
-            tpl_value v47 = k29->fn(rt, it31.scope, 2, a46, &L_597);
+            if (!k31)
+              k31 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_606);
+            tpl_value v47 = k31->fn(rt, it31.scope, 2, a46, &L_606);
             tpl_ctx_set(rt, it31.scope, &N_own, v47);
           }
 #line 12 "themes/tech/html/toc.twig"
           {
-            rt->loc = &L_598;
-            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_599);
+            rt->loc = &L_607;
+            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_608);
             const tpl_value a49[1] = {v48};
-            if (!k30)
-              k30 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_600);
-            bool b50 = tpl_truthy(k30->fn(rt, it31.scope, 1, a49, &L_600));
+            if (!k32)
+              k32 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_609);
+            bool b50 = tpl_truthy(k32->fn(rt, it31.scope, 1, a49, &L_609));
             if (b50) {
-              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_601);
-              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_602, &ic2);
+              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_610);
+              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_611, &ic2);
               bool b53 = tpl_truthy(v52);
               if (!b53) {
-                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_603, &ic3);
+                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_612, &ic3);
                 bool b55 = tpl_truthy(v54);
                 b53 = b55;
               }
@@ -6317,20 +6456,20 @@ static void fn71(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
             if (b50) {
 #line 13 "themes/tech/html/toc.twig"
               {
-                rt->loc = &L_604;
+                rt->loc = &L_613;
                 tpl_map *m56 = tpl_map_new(rt->arena, 4);
                 tpl_value v57 = tpl_str("level", 5u);
                 tpl_value v58 = tpl_int(INT64_C(1));
                 tpl_map_set(rt->arena, m56, v57, v58);
                 tpl_value v59 = tpl_str("label", 5u);
-                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_605);
-                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_606, &ic4);
+                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_614);
+                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_615, &ic4);
                 tpl_map_set(rt->arena, m56, v59, v61);
                 tpl_value v62 = tpl_str("title", 5u);
-                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_607, &ic5);
+                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_616, &ic5);
                 tpl_map_set(rt->arena, m56, v62, v63);
                 tpl_value v64 = tpl_str("url", 3u);
-                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_608, &ic6);
+                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_617, &ic6);
                 tpl_map_set(rt->arena, m56, v64, v65);
                 tpl_value v66 = tpl_map_or_list(rt->arena, m56);
                 tpl_list *l67 = tpl_list_new(rt->arena, 1);
@@ -6342,18 +6481,18 @@ static void fn71(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           }
 #line 15 "themes/tech/html/toc.twig"
           {
-            rt->loc = &L_609;
-            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_610);
-            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_611);
-            tpl_value v71 = tpl_closure_new_slots(rt, fn73, it31.scope, self, blocks, 1, 1);
+            rt->loc = &L_618;
+            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_619);
+            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_620);
+            tpl_value v71 = tpl_closure_new_slots(rt, fn74, it31.scope, self, blocks, 1, 1);
             const tpl_value a72[2] = {v70, v71};
-            if (!k32)
-              k32 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_615);
-            tpl_value v73 = k32->fn(rt, it31.scope, 2, a72, &L_615);
+            if (!k34)
+              k34 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_624);
+            tpl_value v73 = k34->fn(rt, it31.scope, 2, a72, &L_624);
             const tpl_value a74[2] = {v69, v73};
-            if (!k33)
-              k33 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_616);
-            tpl_value v75 = k33->fn(rt, it31.scope, 2, a74, &L_616);
+            if (!k35)
+              k35 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_625);
+            tpl_value v75 = k35->fn(rt, it31.scope, 2, a74, &L_625);
             tpl_ctx_set(rt, it31.scope, &N_entries, v75);
           }
         }
@@ -6362,22 +6501,22 @@ static void fn71(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 18 "themes/tech/html/toc.twig"
   {
-    rt->loc = &L_617;
-    v76 = tpl_var(rt, ctx, self, &N_entries, &L_618);
-    v77 = tpl_var(rt, ctx, self, &N_item, &L_619);
-    v78 = tpl_getattr_name_ic(rt, v77, &N_title, &L_620, &ic7);
-    v79 = tpl_getattr_name_ic(rt, v77, &N_slug, &L_621, &ic8);
-    v80 = tpl_var(rt, ctx, self, &N_root, &L_622);
+    rt->loc = &L_626;
+    v76 = tpl_var(rt, ctx, self, &N_entries, &L_627);
+    v77 = tpl_var(rt, ctx, self, &N_item, &L_628);
+    v78 = tpl_getattr_name_ic(rt, v77, &N_title, &L_629, &ic7);
+    v79 = tpl_getattr_name_ic(rt, v77, &N_slug, &L_630, &ic8);
+    v80 = tpl_var(rt, ctx, self, &N_root, &L_631);
     tpl_value v81 = tpl_str("", 0u);
     tpl_value v82 = tpl_str("item toc", 8u);
     const tpl_value a83[6] = {v76, v78, v79, v80, v81, v82};
-    tpl_value v84 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a83, NULL, &L_623);
+    tpl_value v84 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a83, NULL, &L_632);
     tpl_out_value(rt, v84);
   }
 #line 18 "themes/tech/html/toc.twig"
   tpl_out(rt, "\n", 1);
 }
-#line 6381 "tech_html.c"
+#line 6520 "tech_html.c"
 
 /* acknowledgement.twig */
 static const char T0_source[] =
@@ -7724,23 +7863,24 @@ static const char T23_source[] =
     "{#- The default content of the `edition` element: the book, its edition\n"
     "    and date, the ISBN when the edition has one, the publisher. (Twig drops\n"
     "    the newline right after a tag: hence the doubled blank lines.) -#}\n"
-    "**{{ book.title|e }}**{% if book.author %}<br />\n"
-    "{{ book.author|e }}{% endif %}\n"
+    "{% import 'partials/macros.twig' as m %}\n"
+    "**{{ m.md_text(book.title) }}**{% if book.author %}<br />\n"
+    "{{ m.md_text(book.author) }}{% endif %}\n"
     "\n"
     "\n"
-    "{% if book.edition %}{{ book.edition|e }}, {% endif %}{{ book.publication_date|default('now')|date(app.getLabel('date_format')) }}\n"
+    "{% if book.edition %}{{ m.md_text(book.edition) }}, {% endif %}{{ book.publication_date|default('now')|date(app.getLabel('date_format')) }}\n"
     "\n"
     "{% if edition.isbn %}\n"
-    "ISBN {{ edition.isbn|e }}\n"
+    "ISBN {{ m.md_text(edition.isbn) }}\n"
     "\n"
     "{% endif %}\n"
-    "{{ app.getLabel('published_with', {generator: (book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion())}) }}.\n";
+    "{{ app.getLabel('published_with', {generator: m.md_text((book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion()))}) }}.\n";
 static const tpl_template T23 = {
   .name = "edition.md.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn25,
   .source = T23_source,
-  .source_len = 633,
+  .source_len = 721,
   .ast = NULL,
 };
 
@@ -7867,7 +8007,8 @@ static const tpl_template T30 = {
 /* license.md.twig */
 static const char T31_source[] =
     "{#- The default content of the `license` element. -#}\n"
-    "© {{ book.publication_date|default('now')|date('Y') }} {{ book.author|e }}\n"
+    "{% import 'partials/macros.twig' as m %}\n"
+    "© {{ book.publication_date|default('now')|date('Y') }} {{ m.md_text(book.author) }}\n"
     "\n"
     "{{ app.getLabel('all_rights_reserved') }}\n";
 static const tpl_template T31 = {
@@ -7875,7 +8016,7 @@ static const tpl_template T31 = {
   .autoescape = TPL_ESC_NONE,
   .body = fn35,
   .source = T31_source,
-  .source_len = 173,
+  .source_len = 223,
   .ast = NULL,
 };
 
@@ -8069,12 +8210,16 @@ static const tpl_name T40_m4_params[6] = {
   {"current", 7u, 0xd965bbdau},
   {"class", 5u, 0xab3e0bffu},
 };
-static const tpl_macro_def T40_macros[5] = {
+static const tpl_name T40_m5_params[1] = {
+  {"s", 1u, 0xf60c4582u},
+};
+static const tpl_macro_def T40_macros[6] = {
   {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T40_m0_params, .fn = fn45, .owner = &T40, .node = NULL},
   {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T40_m1_params, .fn = fn46, .owner = &T40, .node = NULL},
   {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T40_m2_params, .fn = fn47, .owner = &T40, .node = NULL},
   {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T40_m3_params, .fn = fn48, .owner = &T40, .node = NULL},
   {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T40_m4_params, .fn = fn50, .owner = &T40, .node = NULL},
+  {.name = {"md_text", 7u, 0x783073e2u}, .nparams = 1, .params = T40_m5_params, .fn = fn51, .owner = &T40, .node = NULL},
 };
 static const char T40_source[] =
     "{#- Macros both HTML formats share. Values printed raw are HTML already\n"
@@ -8140,15 +8285,23 @@ static const char T40_source[] =
     "</nav>\n"
     "{% endif %}\n"
     "{%- endmacro %}\n"
-    "\n";
+    "\n"
+    "\n"
+    "{#- A value of config.yml as text in Markdown (the default title, edition\n"
+    "    and license pages): each character Markdown or HTML could take as\n"
+    "    markup written as a character reference (a title `[x](javascript:…)`\n"
+    "    is no link), a line break as a space. -#}\n"
+    "{% macro md_text(s) -%}\n"
+    "{{ s|replace({'&': '&amp;', '<': '&lt;', '>': '&gt;', '\"': '&quot;', '\\\\': '&#92;', '`': '&#96;', '*': '&#42;', '_': '&#95;', '[': '&#91;', ']': '&#93;', '!': '&#33;', '~': '&#126;', '|': '&#124;', '#': '&#35;', '-': '&#45;', '+': '&#43;', '.': '&#46;', '=': '&#61;', \"\\n\": ' '}) }}\n"
+    "{%- endmacro %}\n";
 static const tpl_template T40 = {
   .name = "partials/macros.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn51,
-  .nmacros = 5,
+  .body = fn52,
+  .nmacros = 6,
   .macros = T40_macros,
   .source = T40_source,
-  .source_len = 2710,
+  .source_len = 3299,
   .ast = NULL,
 };
 
@@ -8158,7 +8311,7 @@ static const char T41_source[] =
 static const tpl_template T41 = {
   .name = "preface.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn52,
+  .body = fn53,
   .source = T41_source,
   .source_len = 26,
   .parent_name = "item.twig",
@@ -8171,7 +8324,7 @@ static const char T42_source[] =
 static const tpl_template T42 = {
   .name = "prologue.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn53,
+  .body = fn54,
   .source = T42_source,
   .source_len = 26,
   .parent_name = "item.twig",
@@ -8180,19 +8333,19 @@ static const tpl_template T42 = {
 
 /* style.css.twig */
 static const tpl_block_def T43_blocks[13] = {
-  {.name = {"variables", 9u, 0x29ab62c2u}, .fn = fn54, .owner = &T43, .node = NULL},
-  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn55, .owner = &T43, .node = NULL},
-  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn56, .owner = &T43, .node = NULL},
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn57, .owner = &T43, .node = NULL},
-  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn58, .owner = &T43, .node = NULL},
-  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn59, .owner = &T43, .node = NULL},
-  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn60, .owner = &T43, .node = NULL},
-  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn61, .owner = &T43, .node = NULL},
-  {.name = {"layout", 6u, 0xcac17cffu}, .fn = fn62, .owner = &T43, .node = NULL},
-  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn63, .owner = &T43, .node = NULL},
-  {.name = {"search", 6u, 0x803328a9u}, .fn = fn64, .owner = &T43, .node = NULL},
-  {.name = {"print", 5u, 0x16378a88u}, .fn = fn65, .owner = &T43, .node = NULL},
-  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn66, .owner = &T43, .node = NULL},
+  {.name = {"variables", 9u, 0x29ab62c2u}, .fn = fn55, .owner = &T43, .node = NULL},
+  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn56, .owner = &T43, .node = NULL},
+  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn57, .owner = &T43, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn58, .owner = &T43, .node = NULL},
+  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn59, .owner = &T43, .node = NULL},
+  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn60, .owner = &T43, .node = NULL},
+  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn61, .owner = &T43, .node = NULL},
+  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn62, .owner = &T43, .node = NULL},
+  {.name = {"layout", 6u, 0xcac17cffu}, .fn = fn63, .owner = &T43, .node = NULL},
+  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn64, .owner = &T43, .node = NULL},
+  {.name = {"search", 6u, 0x803328a9u}, .fn = fn65, .owner = &T43, .node = NULL},
+  {.name = {"print", 5u, 0x16378a88u}, .fn = fn66, .owner = &T43, .node = NULL},
+  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn67, .owner = &T43, .node = NULL},
 };
 static const char T43_source[] =
     "{#- The stylesheet of both HTML formats (css/easybook.css). Each part is a\n"
@@ -8216,7 +8369,7 @@ static const char T43_source[] =
 static const tpl_template T43 = {
   .name = "style.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn67,
+  .body = fn68,
   .nblocks = 13,
   .blocks = T43_blocks,
   .source = T43_source,
@@ -8243,7 +8396,7 @@ static const char T44_source[] =
 static const tpl_template T44 = {
   .name = "table.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn68,
+  .body = fn69,
   .source = T44_source,
   .source_len = 744,
   .ast = NULL,
@@ -8253,21 +8406,25 @@ static const tpl_template T44 = {
 static const char T45_source[] =
     "{#- The default content of the `title` element: the book's title (which\n"
     "    becomes the item's title), author and edition. -#}\n"
-    "# {{ book.title|e }}\n"
+    "{#- Values of config.yml are text: in Markdown through md_text; inside\n"
+    "    an HTML block, where Markdown is not read, escaped, with no line\n"
+    "    break that could end the block. -#}\n"
+    "{% import 'partials/macros.twig' as m %}\n"
+    "# {{ m.md_text(book.title) }}\n"
     "\n"
     "{% if book.author %}\n"
-    "<p class=\"book-author\">{{ book.author|e }}</p>\n"
+    "<p class=\"book-author\">{{ book.author|e|replace({\"\\n\": ' '}) }}</p>\n"
     "\n"
     "{% endif %}\n"
     "{% if book.edition %}\n"
-    "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
+    "<p class=\"book-edition\">{{ book.edition|e|replace({\"\\n\": ' '}) }}</p>\n"
     "{% endif %}\n";
 static const tpl_template T45 = {
   .name = "title.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn69,
+  .body = fn70,
   .source = T45_source,
-  .source_len = 313,
+  .source_len = 585,
   .ast = NULL,
 };
 
@@ -8284,7 +8441,7 @@ static const char T46_source[] =
 static const tpl_template T46 = {
   .name = "title.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn70,
+  .body = fn71,
   .source = T46_source,
   .source_len = 423,
   .ast = NULL,
@@ -8313,7 +8470,7 @@ static const char T47_source[] =
 static const tpl_template T47 = {
   .name = "toc.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn71,
+  .body = fn72,
   .source = T47_source,
   .source_len = 946,
   .ast = NULL,

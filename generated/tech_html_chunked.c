@@ -294,490 +294,501 @@ static const tpl_loc L_222 = {F_3, 33, 18};
 static const tpl_loc L_223 = {F_3, 33, 24};
 static const tpl_name N_output = {"output", 6u, 0x79a94f04u};
 static const char F_4[] = "edition.md.twig";
-static const tpl_loc L_224 = {F_4, 4, 3};
-static const tpl_loc L_225 = {F_4, 4, 6};
-static const tpl_loc L_226 = {F_4, 4, 11};
-static const tpl_loc L_227 = {F_4, 4, 17};
-static const tpl_loc L_228 = {F_4, 4, 26};
-static const tpl_loc L_229 = {F_4, 4, 34};
+static const tpl_loc L_224 = {F_4, 4, 11};
+static const tpl_loc L_225 = {F_4, 5, 3};
+static const tpl_loc L_226 = {F_4, 5, 16};
+static const tpl_loc L_227 = {F_4, 5, 21};
+static const tpl_loc L_228 = {F_4, 5, 6};
+static const tpl_name N_md_text = {"md_text", 7u, 0x783073e2u};
+static const tpl_loc L_229 = {F_4, 5, 35};
+static const tpl_loc L_230 = {F_4, 5, 43};
 static const tpl_name N_author = {"author", 6u, 0x4f7aba56u};
-static const tpl_loc L_230 = {F_4, 5, 1};
-static const tpl_loc L_231 = {F_4, 5, 16};
-static const tpl_loc L_232 = {F_4, 8, 4};
-static const tpl_loc L_233 = {F_4, 8, 12};
-static const tpl_loc L_234 = {F_4, 8, 22};
-static const tpl_loc L_235 = {F_4, 8, 38};
-static const tpl_loc L_236 = {F_4, 8, 55};
-static const tpl_loc L_237 = {F_4, 8, 100};
-static const tpl_loc L_238 = {F_4, 8, 104};
-static const tpl_loc L_239 = {F_4, 8, 95};
-static const tpl_loc L_240 = {F_4, 10, 4};
-static const tpl_loc L_241 = {F_4, 10, 7};
-static const tpl_loc L_242 = {F_4, 10, 15};
+static const tpl_loc L_231 = {F_4, 6, 1};
+static const tpl_loc L_232 = {F_4, 6, 4};
+static const tpl_loc L_233 = {F_4, 9, 4};
+static const tpl_loc L_234 = {F_4, 9, 12};
+static const tpl_loc L_235 = {F_4, 9, 22};
+static const tpl_loc L_236 = {F_4, 9, 25};
+static const tpl_loc L_237 = {F_4, 9, 64};
+static const tpl_loc L_238 = {F_4, 9, 109};
+static const tpl_loc L_239 = {F_4, 9, 113};
+static const tpl_loc L_240 = {F_4, 9, 104};
+static const tpl_loc L_241 = {F_4, 11, 4};
+static const tpl_loc L_242 = {F_4, 11, 7};
+static const tpl_loc L_243 = {F_4, 11, 15};
 static const tpl_name N_isbn = {"isbn", 4u, 0xb87f64e1u};
-static const tpl_loc L_243 = {F_4, 11, 6};
-static const tpl_loc L_244 = {F_4, 11, 22};
-static const tpl_loc L_245 = {F_4, 14, 1};
-static const tpl_loc L_246 = {F_4, 14, 120};
-static const tpl_loc L_247 = {F_4, 14, 8};
+static const tpl_loc L_244 = {F_4, 12, 6};
+static const tpl_loc L_245 = {F_4, 12, 9};
+static const tpl_loc L_246 = {F_4, 15, 1};
+static const tpl_loc L_247 = {F_4, 15, 130};
+static const tpl_loc L_248 = {F_4, 15, 47};
+static const tpl_loc L_249 = {F_4, 15, 8};
 static const char F_5[] = "figure.twig";
-static const tpl_loc L_248 = {F_5, 4, 4};
-static const tpl_loc L_249 = {F_5, 4, 18};
-static const tpl_loc L_250 = {F_5, 4, 23};
+static const tpl_loc L_250 = {F_5, 4, 4};
+static const tpl_loc L_251 = {F_5, 4, 18};
+static const tpl_loc L_252 = {F_5, 4, 23};
 static const tpl_name N_caption = {"caption", 7u, 0xef131c65u};
-static const tpl_loc L_251 = {F_5, 4, 74};
+static const tpl_loc L_253 = {F_5, 4, 74};
 static const tpl_name N_repeats = {"repeats", 7u, 0xe90a041bu};
-static const tpl_loc L_252 = {F_5, 5, 23};
-static const tpl_loc L_253 = {F_5, 5, 26};
-static const tpl_loc L_254 = {F_5, 5, 31};
+static const tpl_loc L_254 = {F_5, 5, 23};
+static const tpl_loc L_255 = {F_5, 5, 26};
+static const tpl_loc L_256 = {F_5, 5, 31};
 static const tpl_name N_align = {"align", 5u, 0x602c63deu};
-static const tpl_loc L_255 = {F_5, 5, 55};
-static const tpl_loc L_256 = {F_5, 5, 63};
-static const tpl_loc L_257 = {F_5, 5, 75};
-static const tpl_loc L_258 = {F_5, 6, 1};
-static const tpl_loc L_259 = {F_5, 6, 9};
-static const tpl_loc L_260 = {F_5, 7, 4};
-static const tpl_loc L_261 = {F_5, 7, 12};
-static const tpl_loc L_262 = {F_5, 7, 26};
-static const tpl_loc L_263 = {F_5, 9, 5};
-static const tpl_loc L_264 = {F_5, 9, 41};
-static const tpl_loc L_265 = {F_5, 9, 67};
-static const tpl_loc L_266 = {F_5, 9, 75};
-static const tpl_loc L_267 = {F_5, 10, 5};
-static const tpl_loc L_268 = {F_5, 10, 8};
-static const tpl_loc L_269 = {F_5, 10, 43};
-static const tpl_loc L_270 = {F_5, 10, 51};
-static const tpl_loc L_271 = {F_5, 10, 78};
-static const tpl_loc L_272 = {F_5, 10, 86};
+static const tpl_loc L_257 = {F_5, 5, 55};
+static const tpl_loc L_258 = {F_5, 5, 63};
+static const tpl_loc L_259 = {F_5, 5, 75};
+static const tpl_loc L_260 = {F_5, 6, 1};
+static const tpl_loc L_261 = {F_5, 6, 9};
+static const tpl_loc L_262 = {F_5, 7, 4};
+static const tpl_loc L_263 = {F_5, 7, 12};
+static const tpl_loc L_264 = {F_5, 7, 26};
+static const tpl_loc L_265 = {F_5, 9, 5};
+static const tpl_loc L_266 = {F_5, 9, 41};
+static const tpl_loc L_267 = {F_5, 9, 67};
+static const tpl_loc L_268 = {F_5, 9, 75};
+static const tpl_loc L_269 = {F_5, 10, 5};
+static const tpl_loc L_270 = {F_5, 10, 8};
+static const tpl_loc L_271 = {F_5, 10, 43};
+static const tpl_loc L_272 = {F_5, 10, 51};
+static const tpl_loc L_273 = {F_5, 10, 78};
+static const tpl_loc L_274 = {F_5, 10, 86};
 static const char F_6[] = "index.twig";
-static const tpl_loc L_273 = {F_6, 5, 18};
-static const tpl_loc L_274 = {F_6, 5, 21};
-static const tpl_loc L_275 = {F_6, 5, 26};
-static const tpl_loc L_276 = {F_6, 5, 32};
-static const tpl_loc L_277 = {F_6, 9, 12};
-static const tpl_loc L_278 = {F_6, 13, 4};
-static const tpl_loc L_279 = {F_6, 13, 19};
+static const tpl_loc L_275 = {F_6, 5, 18};
+static const tpl_loc L_276 = {F_6, 5, 21};
+static const tpl_loc L_277 = {F_6, 5, 26};
+static const tpl_loc L_278 = {F_6, 5, 32};
+static const tpl_loc L_279 = {F_6, 9, 12};
+static const tpl_loc L_280 = {F_6, 13, 4};
+static const tpl_loc L_281 = {F_6, 13, 19};
 static const tpl_name N_items = {"items", 5u, 0x3a79338fu};
-static const tpl_loc L_280 = {F_6, 13, 39};
-static const tpl_loc L_281 = {F_6, 13, 46};
-static const tpl_loc L_282 = {F_6, 13, 25};
-static const tpl_loc L_283 = {F_6, 13, 64};
-static const tpl_loc L_284 = {F_6, 14, 4};
-static const tpl_loc L_285 = {F_6, 14, 16};
-static const tpl_loc L_286 = {F_6, 14, 36};
-static const tpl_loc L_287 = {F_6, 14, 43};
-static const tpl_loc L_288 = {F_6, 14, 22};
-static const tpl_loc L_289 = {F_6, 14, 76};
+static const tpl_loc L_282 = {F_6, 13, 39};
+static const tpl_loc L_283 = {F_6, 13, 46};
+static const tpl_loc L_284 = {F_6, 13, 25};
+static const tpl_loc L_285 = {F_6, 13, 64};
+static const tpl_loc L_286 = {F_6, 14, 4};
+static const tpl_loc L_287 = {F_6, 14, 16};
+static const tpl_loc L_288 = {F_6, 14, 36};
+static const tpl_loc L_289 = {F_6, 14, 43};
+static const tpl_loc L_290 = {F_6, 14, 22};
+static const tpl_loc L_291 = {F_6, 14, 76};
 static const tpl_name N_first = {"first", 5u, 0x4881d841u};
-static const tpl_loc L_290 = {F_6, 17, 12};
-static const tpl_loc L_291 = {F_6, 18, 1};
-static const tpl_loc L_292 = {F_6, 18, 14};
-static const tpl_loc L_293 = {F_6, 18, 19};
-static const tpl_loc L_294 = {F_6, 18, 39};
-static const tpl_loc L_295 = {F_6, 18, 47};
-static const tpl_loc L_296 = {F_6, 18, 51};
-static const tpl_loc L_297 = {F_6, 18, 81};
-static const tpl_loc L_298 = {F_6, 18, 4};
-static const tpl_loc L_299 = {F_6, 19, 4};
-static const tpl_loc L_300 = {F_6, 19, 7};
-static const tpl_loc L_301 = {F_6, 20, 45};
-static const tpl_loc L_302 = {F_6, 20, 48};
-static const tpl_loc L_303 = {F_6, 20, 52};
-static const tpl_loc L_304 = {F_6, 20, 69};
-static const tpl_loc L_305 = {F_6, 21, 23};
-static const tpl_loc L_306 = {F_6, 21, 33};
-static const tpl_loc L_307 = {F_6, 21, 42};
-static const tpl_loc L_308 = {F_6, 21, 91};
-static const tpl_loc L_309 = {F_6, 21, 98};
-static const tpl_loc L_310 = {F_6, 21, 115};
-static const tpl_loc L_311 = {F_6, 21, 163};
-static const tpl_loc L_312 = {F_6, 21, 166};
-static const tpl_loc L_313 = {F_6, 4, 11};
-static const tpl_loc L_314 = {F_6, 3, 12};
+static const tpl_loc L_292 = {F_6, 17, 12};
+static const tpl_loc L_293 = {F_6, 18, 1};
+static const tpl_loc L_294 = {F_6, 18, 14};
+static const tpl_loc L_295 = {F_6, 18, 19};
+static const tpl_loc L_296 = {F_6, 18, 39};
+static const tpl_loc L_297 = {F_6, 18, 47};
+static const tpl_loc L_298 = {F_6, 18, 51};
+static const tpl_loc L_299 = {F_6, 18, 81};
+static const tpl_loc L_300 = {F_6, 18, 4};
+static const tpl_loc L_301 = {F_6, 19, 4};
+static const tpl_loc L_302 = {F_6, 19, 7};
+static const tpl_loc L_303 = {F_6, 20, 45};
+static const tpl_loc L_304 = {F_6, 20, 48};
+static const tpl_loc L_305 = {F_6, 20, 52};
+static const tpl_loc L_306 = {F_6, 20, 69};
+static const tpl_loc L_307 = {F_6, 21, 23};
+static const tpl_loc L_308 = {F_6, 21, 33};
+static const tpl_loc L_309 = {F_6, 21, 42};
+static const tpl_loc L_310 = {F_6, 21, 91};
+static const tpl_loc L_311 = {F_6, 21, 98};
+static const tpl_loc L_312 = {F_6, 21, 115};
+static const tpl_loc L_313 = {F_6, 21, 163};
+static const tpl_loc L_314 = {F_6, 21, 166};
+static const tpl_loc L_315 = {F_6, 4, 11};
+static const tpl_loc L_316 = {F_6, 3, 12};
 static const char F_7[] = "layout.twig";
-static const tpl_loc L_315 = {F_7, 4, 11};
-static const tpl_loc L_316 = {F_7, 6, 13};
-static const tpl_loc L_317 = {F_7, 6, 44};
-static const tpl_loc L_318 = {F_7, 6, 64};
-static const tpl_loc L_319 = {F_7, 8, 12};
-static const tpl_loc L_320 = {F_7, 8, 51};
-static const tpl_loc L_321 = {F_7, 8, 66};
-static const tpl_loc L_322 = {F_7, 9, 10};
+static const tpl_loc L_317 = {F_7, 4, 11};
+static const tpl_loc L_318 = {F_7, 6, 13};
+static const tpl_loc L_319 = {F_7, 6, 44};
+static const tpl_loc L_320 = {F_7, 6, 64};
+static const tpl_loc L_321 = {F_7, 8, 12};
+static const tpl_loc L_322 = {F_7, 8, 51};
+static const tpl_loc L_323 = {F_7, 8, 66};
+static const tpl_loc L_324 = {F_7, 9, 10};
 static const tpl_name N_head = {"head", 4u, 0x32694bc3u};
-static const tpl_loc L_323 = {F_7, 11, 23};
+static const tpl_loc L_325 = {F_7, 11, 23};
 static const tpl_name N_body_class = {"body_class", 10u, 0xa9c7cd7eu};
-static const tpl_loc L_324 = {F_7, 12, 43};
-static const tpl_loc L_325 = {F_7, 12, 46};
-static const tpl_loc L_326 = {F_7, 12, 50};
-static const tpl_loc L_327 = {F_7, 13, 10};
+static const tpl_loc L_326 = {F_7, 12, 43};
+static const tpl_loc L_327 = {F_7, 12, 46};
+static const tpl_loc L_328 = {F_7, 12, 50};
+static const tpl_loc L_329 = {F_7, 13, 10};
 static const tpl_name N_header = {"header", 6u, 0xe488d460u};
-static const tpl_loc L_328 = {F_7, 14, 10};
+static const tpl_loc L_330 = {F_7, 14, 10};
 static const tpl_name N_body = {"body", 4u, 0xdbaa7975u};
-static const tpl_loc L_329 = {F_7, 16, 4};
-static const tpl_loc L_330 = {F_7, 16, 7};
-static const tpl_loc L_331 = {F_7, 16, 12};
-static const tpl_loc L_332 = {F_7, 16, 18};
-static const tpl_loc L_333 = {F_7, 16, 25};
-static const tpl_loc L_334 = {F_7, 16, 33};
-static const tpl_loc L_335 = {F_7, 16, 46};
-static const tpl_loc L_336 = {F_7, 16, 61};
-static const tpl_loc L_337 = {F_7, 16, 79};
-static const tpl_loc L_338 = {F_7, 16, 87};
-static const tpl_loc L_339 = {F_7, 16, 101};
-static const tpl_loc L_340 = {F_7, 16, 117};
+static const tpl_loc L_331 = {F_7, 16, 4};
+static const tpl_loc L_332 = {F_7, 16, 7};
+static const tpl_loc L_333 = {F_7, 16, 12};
+static const tpl_loc L_334 = {F_7, 16, 18};
+static const tpl_loc L_335 = {F_7, 16, 25};
+static const tpl_loc L_336 = {F_7, 16, 33};
+static const tpl_loc L_337 = {F_7, 16, 46};
+static const tpl_loc L_338 = {F_7, 16, 61};
+static const tpl_loc L_339 = {F_7, 16, 79};
+static const tpl_loc L_340 = {F_7, 16, 87};
+static const tpl_loc L_341 = {F_7, 16, 101};
+static const tpl_loc L_342 = {F_7, 16, 117};
 static const char F_8[] = "license.md.twig";
-static const tpl_loc L_341 = {F_8, 2, 4};
-static const tpl_loc L_342 = {F_8, 2, 44};
-static const tpl_loc L_343 = {F_8, 2, 57};
-static const tpl_loc L_344 = {F_8, 2, 60};
-static const tpl_loc L_345 = {F_8, 2, 65};
-static const tpl_loc L_346 = {F_8, 2, 72};
-static const tpl_loc L_347 = {F_8, 4, 1};
-static const tpl_loc L_348 = {F_8, 4, 4};
-static const tpl_loc L_349 = {F_8, 4, 8};
+static const tpl_loc L_343 = {F_8, 2, 11};
+static const tpl_loc L_344 = {F_8, 3, 4};
+static const tpl_loc L_345 = {F_8, 3, 44};
+static const tpl_loc L_346 = {F_8, 3, 57};
+static const tpl_loc L_347 = {F_8, 3, 70};
+static const tpl_loc L_348 = {F_8, 3, 75};
+static const tpl_loc L_349 = {F_8, 3, 60};
+static const tpl_loc L_350 = {F_8, 5, 1};
+static const tpl_loc L_351 = {F_8, 5, 4};
+static const tpl_loc L_352 = {F_8, 5, 8};
 static const char F_9[] = "lof.twig";
-static const tpl_loc L_350 = {F_9, 5, 9};
-static const tpl_loc L_351 = {F_9, 5, 12};
-static const tpl_loc L_352 = {F_9, 5, 17};
-static const tpl_loc L_353 = {F_9, 5, 26};
-static const tpl_loc L_354 = {F_9, 5, 34};
-static const tpl_loc L_355 = {F_9, 6, 12};
-static const tpl_loc L_356 = {F_9, 6, 52};
-static const tpl_loc L_357 = {F_9, 6, 56};
-static const tpl_loc L_358 = {F_9, 2, 12};
+static const tpl_loc L_353 = {F_9, 5, 9};
+static const tpl_loc L_354 = {F_9, 5, 12};
+static const tpl_loc L_355 = {F_9, 5, 17};
+static const tpl_loc L_356 = {F_9, 5, 26};
+static const tpl_loc L_357 = {F_9, 5, 34};
+static const tpl_loc L_358 = {F_9, 6, 12};
+static const tpl_loc L_359 = {F_9, 6, 52};
+static const tpl_loc L_360 = {F_9, 6, 56};
+static const tpl_loc L_361 = {F_9, 2, 12};
 static const char F_10[] = "lot.twig";
-static const tpl_loc L_359 = {F_10, 5, 9};
-static const tpl_loc L_360 = {F_10, 5, 12};
-static const tpl_loc L_361 = {F_10, 5, 17};
-static const tpl_loc L_362 = {F_10, 5, 26};
-static const tpl_loc L_363 = {F_10, 5, 34};
-static const tpl_loc L_364 = {F_10, 6, 12};
-static const tpl_loc L_365 = {F_10, 6, 52};
-static const tpl_loc L_366 = {F_10, 6, 56};
-static const tpl_loc L_367 = {F_10, 2, 12};
+static const tpl_loc L_362 = {F_10, 5, 9};
+static const tpl_loc L_363 = {F_10, 5, 12};
+static const tpl_loc L_364 = {F_10, 5, 17};
+static const tpl_loc L_365 = {F_10, 5, 26};
+static const tpl_loc L_366 = {F_10, 5, 34};
+static const tpl_loc L_367 = {F_10, 6, 12};
+static const tpl_loc L_368 = {F_10, 6, 52};
+static const tpl_loc L_369 = {F_10, 6, 56};
+static const tpl_loc L_370 = {F_10, 2, 12};
 static const char F_11[] = "partials/cover.twig";
-static const tpl_loc L_368 = {F_11, 3, 31};
-static const tpl_loc L_369 = {F_11, 3, 60};
-static const tpl_loc L_370 = {F_11, 3, 63};
-static const tpl_loc L_371 = {F_11, 3, 68};
-static const tpl_loc L_372 = {F_11, 4, 24};
-static const tpl_loc L_373 = {F_11, 4, 27};
-static const tpl_loc L_374 = {F_11, 4, 32};
-static const tpl_loc L_375 = {F_11, 4, 38};
-static const tpl_loc L_376 = {F_11, 5, 4};
-static const tpl_loc L_377 = {F_11, 6, 26};
-static const tpl_loc L_378 = {F_11, 6, 34};
+static const tpl_loc L_371 = {F_11, 3, 31};
+static const tpl_loc L_372 = {F_11, 3, 60};
+static const tpl_loc L_373 = {F_11, 3, 63};
+static const tpl_loc L_374 = {F_11, 3, 68};
+static const tpl_loc L_375 = {F_11, 4, 24};
+static const tpl_loc L_376 = {F_11, 4, 27};
+static const tpl_loc L_377 = {F_11, 4, 32};
+static const tpl_loc L_378 = {F_11, 4, 38};
+static const tpl_loc L_379 = {F_11, 5, 4};
+static const tpl_loc L_380 = {F_11, 6, 26};
+static const tpl_loc L_381 = {F_11, 6, 34};
 static const tpl_name N_subtitle = {"subtitle", 8u, 0x115bfcb9u};
-static const tpl_loc L_379 = {F_11, 6, 43};
-static const tpl_loc L_380 = {F_11, 8, 4};
-static const tpl_loc L_381 = {F_11, 8, 12};
-static const tpl_loc L_382 = {F_11, 9, 24};
-static const tpl_loc L_383 = {F_11, 9, 39};
-static const tpl_loc L_384 = {F_11, 11, 4};
-static const tpl_loc L_385 = {F_11, 11, 12};
-static const tpl_loc L_386 = {F_11, 12, 25};
-static const tpl_loc L_387 = {F_11, 12, 41};
+static const tpl_loc L_382 = {F_11, 6, 43};
+static const tpl_loc L_383 = {F_11, 8, 4};
+static const tpl_loc L_384 = {F_11, 8, 12};
+static const tpl_loc L_385 = {F_11, 9, 24};
+static const tpl_loc L_386 = {F_11, 9, 39};
+static const tpl_loc L_387 = {F_11, 11, 4};
+static const tpl_loc L_388 = {F_11, 11, 12};
+static const tpl_loc L_389 = {F_11, 12, 25};
+static const tpl_loc L_390 = {F_11, 12, 41};
 static const char F_12[] = "partials/float-list.twig";
-static const tpl_loc L_388 = {F_12, 4, 4};
+static const tpl_loc L_391 = {F_12, 4, 4};
 static const tpl_name N_lists = {"lists", 5u, 0x61ad04f6u};
 static const tpl_name N_all = {"all", 3u, 0x13254bc4u};
 static const tpl_name N_one = {"one", 3u, 0xba2719efu};
-static const tpl_loc L_389 = {F_12, 4, 61};
-static const tpl_loc L_390 = {F_12, 4, 36};
+static const tpl_loc L_392 = {F_12, 4, 61};
+static const tpl_loc L_393 = {F_12, 4, 36};
 static const tpl_name N_entries = {"entries", 7u, 0x6f5882f3u};
-static const tpl_loc L_391 = {F_12, 5, 4};
-static const tpl_loc L_392 = {F_12, 5, 7};
-static const tpl_loc L_393 = {F_12, 5, 22};
-static const tpl_loc L_394 = {F_12, 7, 4};
+static const tpl_loc L_394 = {F_12, 5, 4};
+static const tpl_loc L_395 = {F_12, 5, 7};
+static const tpl_loc L_396 = {F_12, 5, 22};
+static const tpl_loc L_397 = {F_12, 7, 4};
 static const tpl_name N_entry = {"entry", 5u, 0xcac3d793u};
-static const tpl_loc L_395 = {F_12, 8, 4};
-static const tpl_loc L_396 = {F_12, 8, 16};
-static const tpl_loc L_397 = {F_12, 8, 22};
+static const tpl_loc L_398 = {F_12, 8, 4};
+static const tpl_loc L_399 = {F_12, 8, 16};
+static const tpl_loc L_400 = {F_12, 8, 22};
 static const tpl_name N_float = {"float", 5u, 0xa6c45d85u};
-static const tpl_loc L_398 = {F_12, 9, 14};
-static const tpl_loc L_399 = {F_12, 9, 17};
-static const tpl_loc L_400 = {F_12, 9, 24};
-static const tpl_loc L_401 = {F_12, 9, 27};
-static const tpl_loc L_402 = {F_12, 9, 33};
-static const tpl_loc L_403 = {F_12, 9, 61};
-static const tpl_loc L_404 = {F_12, 9, 70};
-static const tpl_loc L_405 = {F_12, 9, 79};
-static const tpl_loc L_406 = {F_12, 9, 92};
+static const tpl_loc L_401 = {F_12, 9, 14};
+static const tpl_loc L_402 = {F_12, 9, 17};
+static const tpl_loc L_403 = {F_12, 9, 24};
+static const tpl_loc L_404 = {F_12, 9, 27};
+static const tpl_loc L_405 = {F_12, 9, 33};
+static const tpl_loc L_406 = {F_12, 9, 61};
+static const tpl_loc L_407 = {F_12, 9, 70};
+static const tpl_loc L_408 = {F_12, 9, 79};
+static const tpl_loc L_409 = {F_12, 9, 92};
 static const tpl_name N_kind = {"kind", 4u, 0xd913e243u};
-static const tpl_loc L_407 = {F_12, 9, 121};
-static const tpl_loc L_408 = {F_12, 9, 127};
-static const tpl_loc L_409 = {F_12, 9, 135};
-static const tpl_loc L_410 = {F_12, 9, 83};
-static const tpl_loc L_411 = {F_12, 9, 156};
-static const tpl_loc L_412 = {F_12, 9, 165};
-static const tpl_loc L_413 = {F_12, 9, 176};
+static const tpl_loc L_410 = {F_12, 9, 121};
+static const tpl_loc L_411 = {F_12, 9, 127};
+static const tpl_loc L_412 = {F_12, 9, 135};
+static const tpl_loc L_413 = {F_12, 9, 83};
+static const tpl_loc L_414 = {F_12, 9, 156};
+static const tpl_loc L_415 = {F_12, 9, 165};
+static const tpl_loc L_416 = {F_12, 9, 176};
 static const char F_13[] = "partials/head.twig";
-static const tpl_loc L_414 = {F_13, 4, 8};
-static const tpl_loc L_415 = {F_13, 4, 11};
+static const tpl_loc L_417 = {F_13, 4, 8};
+static const tpl_loc L_418 = {F_13, 4, 11};
 static const tpl_name N_page_title = {"page_title", 10u, 0xa9497b4bu};
-static const tpl_loc L_416 = {F_13, 5, 4};
-static const tpl_loc L_417 = {F_13, 5, 7};
-static const tpl_loc L_418 = {F_13, 5, 12};
-static const tpl_loc L_419 = {F_13, 6, 30};
-static const tpl_loc L_420 = {F_13, 6, 45};
-static const tpl_loc L_421 = {F_13, 8, 4};
-static const tpl_loc L_422 = {F_13, 8, 44};
+static const tpl_loc L_419 = {F_13, 5, 4};
+static const tpl_loc L_420 = {F_13, 5, 7};
+static const tpl_loc L_421 = {F_13, 5, 12};
+static const tpl_loc L_422 = {F_13, 6, 30};
+static const tpl_loc L_423 = {F_13, 6, 45};
+static const tpl_loc L_424 = {F_13, 8, 4};
+static const tpl_loc L_425 = {F_13, 8, 44};
 static const tpl_name N_description = {"description", 11u, 0x346f3b69u};
-static const tpl_loc L_423 = {F_13, 9, 35};
-static const tpl_loc L_424 = {F_13, 9, 43};
-static const tpl_loc L_425 = {F_13, 9, 55};
-static const tpl_loc L_426 = {F_13, 11, 33};
-static const tpl_loc L_427 = {F_13, 11, 74};
-static const tpl_loc L_428 = {F_13, 11, 79};
-static const tpl_loc L_429 = {F_13, 11, 113};
-static const tpl_loc L_430 = {F_13, 11, 117};
-static const tpl_loc L_431 = {F_13, 11, 131};
-static const tpl_loc L_432 = {F_13, 13, 4};
-static const tpl_loc L_433 = {F_13, 13, 7};
-static const tpl_loc L_434 = {F_13, 13, 15};
+static const tpl_loc L_426 = {F_13, 9, 35};
+static const tpl_loc L_427 = {F_13, 9, 43};
+static const tpl_loc L_428 = {F_13, 9, 55};
+static const tpl_loc L_429 = {F_13, 11, 33};
+static const tpl_loc L_430 = {F_13, 11, 74};
+static const tpl_loc L_431 = {F_13, 11, 79};
+static const tpl_loc L_432 = {F_13, 11, 113};
+static const tpl_loc L_433 = {F_13, 11, 117};
+static const tpl_loc L_434 = {F_13, 11, 131};
+static const tpl_loc L_435 = {F_13, 13, 4};
+static const tpl_loc L_436 = {F_13, 13, 7};
+static const tpl_loc L_437 = {F_13, 13, 15};
 static const tpl_name N_include_styles = {"include_styles", 14u, 0x9f894a8au};
-static const tpl_loc L_435 = {F_13, 14, 30};
-static const tpl_loc L_436 = {F_13, 14, 33};
-static const tpl_loc L_437 = {F_13, 16, 4};
-static const tpl_loc L_438 = {F_13, 16, 7};
+static const tpl_loc L_438 = {F_13, 14, 30};
+static const tpl_loc L_439 = {F_13, 14, 33};
+static const tpl_loc L_440 = {F_13, 16, 4};
+static const tpl_loc L_441 = {F_13, 16, 7};
 static const tpl_name N_has_custom_css = {"has_custom_css", 14u, 0x6a342d67u};
-static const tpl_loc L_439 = {F_13, 17, 30};
-static const tpl_loc L_440 = {F_13, 17, 33};
+static const tpl_loc L_442 = {F_13, 17, 30};
+static const tpl_loc L_443 = {F_13, 17, 33};
 static const char F_14[] = "partials/heading.twig";
-static const tpl_loc L_441 = {F_14, 6, 4};
-static const tpl_loc L_442 = {F_14, 7, 4};
-static const tpl_loc L_443 = {F_14, 7, 17};
-static const tpl_loc L_444 = {F_14, 7, 22};
-static const tpl_loc L_445 = {F_14, 7, 35};
+static const tpl_loc L_444 = {F_14, 6, 4};
+static const tpl_loc L_445 = {F_14, 7, 4};
+static const tpl_loc L_446 = {F_14, 7, 17};
+static const tpl_loc L_447 = {F_14, 7, 22};
+static const tpl_loc L_448 = {F_14, 7, 35};
 static const tpl_name N_words = {"words", 5u, 0x5cb7aa8au};
-static const tpl_loc L_446 = {F_14, 8, 4};
-static const tpl_loc L_447 = {F_14, 8, 7};
-static const tpl_loc L_448 = {F_14, 8, 12};
-static const tpl_loc L_449 = {F_14, 8, 22};
-static const tpl_loc L_450 = {F_14, 8, 39};
-static const tpl_loc L_451 = {F_14, 8, 45};
-static const tpl_loc L_452 = {F_14, 8, 60};
-static const tpl_loc L_453 = {F_14, 8, 66};
-static const tpl_loc L_454 = {F_14, 8, 74};
-static const tpl_loc L_455 = {F_14, 9, 46};
-static const tpl_loc L_456 = {F_14, 9, 49};
-static const tpl_loc L_457 = {F_14, 9, 70};
-static const tpl_loc L_458 = {F_14, 9, 77};
-static const tpl_loc L_459 = {F_14, 9, 55};
-static const tpl_loc L_460 = {F_14, 9, 82};
-static const tpl_loc L_461 = {F_14, 9, 129};
-static const tpl_loc L_462 = {F_14, 9, 132};
-static const tpl_loc L_463 = {F_14, 9, 139};
-static const tpl_loc L_464 = {F_14, 11, 21};
-static const tpl_loc L_465 = {F_14, 13, 5};
-static const tpl_loc L_466 = {F_14, 13, 28};
-static const tpl_loc L_467 = {F_14, 14, 5};
-static const tpl_loc L_468 = {F_14, 14, 13};
-static const tpl_loc L_469 = {F_14, 14, 41};
+static const tpl_loc L_449 = {F_14, 8, 4};
+static const tpl_loc L_450 = {F_14, 8, 7};
+static const tpl_loc L_451 = {F_14, 8, 12};
+static const tpl_loc L_452 = {F_14, 8, 22};
+static const tpl_loc L_453 = {F_14, 8, 39};
+static const tpl_loc L_454 = {F_14, 8, 45};
+static const tpl_loc L_455 = {F_14, 8, 60};
+static const tpl_loc L_456 = {F_14, 8, 66};
+static const tpl_loc L_457 = {F_14, 8, 74};
+static const tpl_loc L_458 = {F_14, 9, 46};
+static const tpl_loc L_459 = {F_14, 9, 49};
+static const tpl_loc L_460 = {F_14, 9, 70};
+static const tpl_loc L_461 = {F_14, 9, 77};
+static const tpl_loc L_462 = {F_14, 9, 55};
+static const tpl_loc L_463 = {F_14, 9, 82};
+static const tpl_loc L_464 = {F_14, 9, 129};
+static const tpl_loc L_465 = {F_14, 9, 132};
+static const tpl_loc L_466 = {F_14, 9, 139};
+static const tpl_loc L_467 = {F_14, 11, 21};
+static const tpl_loc L_468 = {F_14, 13, 5};
+static const tpl_loc L_469 = {F_14, 13, 28};
+static const tpl_loc L_470 = {F_14, 14, 5};
+static const tpl_loc L_471 = {F_14, 14, 13};
+static const tpl_loc L_472 = {F_14, 14, 41};
 static const char F_15[] = "partials/macros.twig";
-static const tpl_loc L_470 = {F_15, 6, 4};
-static const tpl_loc L_471 = {F_15, 6, 7};
-static const tpl_loc L_472 = {F_15, 6, 13};
-static const tpl_loc L_473 = {F_15, 6, 41};
-static const tpl_loc L_474 = {F_15, 6, 68};
-static const tpl_loc L_475 = {F_15, 6, 77};
-static const tpl_loc L_476 = {F_15, 6, 108};
-static const tpl_loc L_477 = {F_15, 6, 117};
-static const tpl_loc L_478 = {F_15, 13, 4};
-static const tpl_loc L_479 = {F_15, 14, 4};
-static const tpl_loc L_480 = {F_15, 14, 16};
-static const tpl_loc L_481 = {F_15, 14, 46};
-static const tpl_loc L_482 = {F_15, 14, 64};
-static const tpl_loc L_483 = {F_15, 14, 74};
-static const tpl_loc L_484 = {F_15, 15, 1};
-static const tpl_loc L_485 = {F_15, 15, 57};
-static const tpl_loc L_486 = {F_15, 15, 5};
-static const tpl_loc L_487 = {F_15, 21, 1};
-static const tpl_loc L_488 = {F_15, 21, 28};
-static const tpl_loc L_489 = {F_15, 21, 34};
-static const tpl_loc L_490 = {F_15, 21, 49};
-static const tpl_loc L_491 = {F_15, 21, 4};
-static const tpl_loc L_492 = {F_15, 21, 57};
-static const tpl_loc L_493 = {F_15, 21, 67};
+static const tpl_loc L_473 = {F_15, 6, 4};
+static const tpl_loc L_474 = {F_15, 6, 7};
+static const tpl_loc L_475 = {F_15, 6, 13};
+static const tpl_loc L_476 = {F_15, 6, 41};
+static const tpl_loc L_477 = {F_15, 6, 68};
+static const tpl_loc L_478 = {F_15, 6, 77};
+static const tpl_loc L_479 = {F_15, 6, 108};
+static const tpl_loc L_480 = {F_15, 6, 117};
+static const tpl_loc L_481 = {F_15, 13, 4};
+static const tpl_loc L_482 = {F_15, 14, 4};
+static const tpl_loc L_483 = {F_15, 14, 16};
+static const tpl_loc L_484 = {F_15, 14, 46};
+static const tpl_loc L_485 = {F_15, 14, 64};
+static const tpl_loc L_486 = {F_15, 14, 74};
+static const tpl_loc L_487 = {F_15, 15, 1};
+static const tpl_loc L_488 = {F_15, 15, 57};
+static const tpl_loc L_489 = {F_15, 15, 5};
+static const tpl_loc L_490 = {F_15, 21, 1};
+static const tpl_loc L_491 = {F_15, 21, 28};
+static const tpl_loc L_492 = {F_15, 21, 34};
+static const tpl_loc L_493 = {F_15, 21, 49};
+static const tpl_loc L_494 = {F_15, 21, 4};
+static const tpl_loc L_495 = {F_15, 21, 57};
+static const tpl_loc L_496 = {F_15, 21, 67};
 static const tpl_name N_current = {"current", 7u, 0xd965bbdau};
-static const tpl_loc L_494 = {F_15, 29, 4};
-static const tpl_loc L_495 = {F_15, 29, 7};
-static const tpl_loc L_496 = {F_15, 29, 22};
-static const tpl_loc L_497 = {F_15, 30, 4};
+static const tpl_loc L_497 = {F_15, 29, 4};
+static const tpl_loc L_498 = {F_15, 29, 7};
+static const tpl_loc L_499 = {F_15, 29, 22};
+static const tpl_loc L_500 = {F_15, 30, 4};
 static const tpl_name N_open = {"open", 4u, 0xd35ec4c9u};
-static const tpl_loc L_498 = {F_15, 32, 4};
-static const tpl_loc L_499 = {F_15, 32, 17};
-static const tpl_loc L_500 = {F_15, 33, 4};
-static const tpl_loc L_501 = {F_15, 33, 7};
-static const tpl_loc L_502 = {F_15, 33, 19};
-static const tpl_loc L_503 = {F_15, 34, 4};
-static const tpl_loc L_504 = {F_15, 34, 7};
-static const tpl_loc L_505 = {F_15, 34, 13};
+static const tpl_loc L_501 = {F_15, 32, 4};
+static const tpl_loc L_502 = {F_15, 32, 17};
+static const tpl_loc L_503 = {F_15, 33, 4};
+static const tpl_loc L_504 = {F_15, 33, 7};
+static const tpl_loc L_505 = {F_15, 33, 19};
+static const tpl_loc L_506 = {F_15, 34, 4};
+static const tpl_loc L_507 = {F_15, 34, 7};
+static const tpl_loc L_508 = {F_15, 34, 13};
 static const tpl_name N_level = {"level", 5u, 0x9b99e7ddu};
-static const tpl_loc L_506 = {F_15, 34, 26};
-static const tpl_loc L_507 = {F_15, 37, 4};
-static const tpl_loc L_508 = {F_15, 37, 40};
-static const tpl_loc L_509 = {F_15, 37, 46};
-static const tpl_loc L_510 = {F_15, 37, 23};
-static const tpl_loc L_511 = {F_15, 37, 53};
+static const tpl_loc L_509 = {F_15, 34, 26};
+static const tpl_loc L_510 = {F_15, 37, 4};
+static const tpl_loc L_511 = {F_15, 37, 40};
+static const tpl_loc L_512 = {F_15, 37, 46};
+static const tpl_loc L_513 = {F_15, 37, 23};
+static const tpl_loc L_514 = {F_15, 37, 53};
 static const tpl_name N_closing = {"closing", 7u, 0x35930244u};
-static const tpl_loc L_512 = {F_15, 39, 4};
-static const tpl_loc L_513 = {F_15, 39, 7};
-static const tpl_loc L_514 = {F_15, 39, 24};
-static const tpl_loc L_515 = {F_15, 39, 34};
-static const tpl_loc L_516 = {F_15, 41, 4};
-static const tpl_loc L_517 = {F_15, 41, 15};
-static const tpl_loc L_518 = {F_15, 41, 34};
-static const tpl_loc L_519 = {F_15, 41, 41};
-static const tpl_loc L_520 = {F_15, 41, 20};
-static const tpl_loc L_521 = {F_15, 44, 4};
-static const tpl_loc L_522 = {F_15, 44, 15};
-static const tpl_loc L_523 = {F_15, 44, 27};
-static const tpl_loc L_524 = {F_15, 44, 33};
-static const tpl_loc L_525 = {F_15, 44, 20};
-static const tpl_loc L_526 = {F_15, 45, 4};
-static const tpl_loc L_527 = {F_15, 45, 34};
-static const tpl_loc L_528 = {F_15, 45, 40};
-static const tpl_loc L_529 = {F_15, 46, 15};
-static const tpl_loc L_530 = {F_15, 46, 50};
-static const tpl_loc L_531 = {F_15, 46, 53};
-static const tpl_loc L_532 = {F_15, 46, 59};
-static const tpl_loc L_533 = {F_15, 46, 66};
-static const tpl_loc L_534 = {F_15, 46, 74};
-static const tpl_loc L_535 = {F_15, 46, 96};
-static const tpl_loc L_536 = {F_15, 46, 99};
-static const tpl_loc L_537 = {F_15, 46, 105};
-static const tpl_loc L_538 = {F_15, 46, 124};
-static const tpl_loc L_539 = {F_15, 46, 127};
-static const tpl_loc L_540 = {F_15, 46, 134};
-static const tpl_loc L_541 = {F_15, 46, 137};
-static const tpl_loc L_542 = {F_15, 46, 147};
-static const tpl_loc L_543 = {F_15, 46, 150};
-static const tpl_loc L_544 = {F_15, 46, 211};
-static const tpl_loc L_545 = {F_15, 46, 214};
-static const tpl_loc L_546 = {F_15, 49, 4};
-static const tpl_loc L_547 = {F_15, 49, 7};
-static const tpl_loc L_548 = {F_15, 49, 12};
-static const tpl_loc L_549 = {F_15, 49, 28};
-static const tpl_loc L_550 = {F_15, 49, 46};
-static const tpl_loc L_551 = {F_15, 49, 38};
+static const tpl_loc L_515 = {F_15, 39, 4};
+static const tpl_loc L_516 = {F_15, 39, 7};
+static const tpl_loc L_517 = {F_15, 39, 24};
+static const tpl_loc L_518 = {F_15, 39, 34};
+static const tpl_loc L_519 = {F_15, 41, 4};
+static const tpl_loc L_520 = {F_15, 41, 15};
+static const tpl_loc L_521 = {F_15, 41, 34};
+static const tpl_loc L_522 = {F_15, 41, 41};
+static const tpl_loc L_523 = {F_15, 41, 20};
+static const tpl_loc L_524 = {F_15, 44, 4};
+static const tpl_loc L_525 = {F_15, 44, 15};
+static const tpl_loc L_526 = {F_15, 44, 27};
+static const tpl_loc L_527 = {F_15, 44, 33};
+static const tpl_loc L_528 = {F_15, 44, 20};
+static const tpl_loc L_529 = {F_15, 45, 4};
+static const tpl_loc L_530 = {F_15, 45, 34};
+static const tpl_loc L_531 = {F_15, 45, 40};
+static const tpl_loc L_532 = {F_15, 46, 15};
+static const tpl_loc L_533 = {F_15, 46, 50};
+static const tpl_loc L_534 = {F_15, 46, 53};
+static const tpl_loc L_535 = {F_15, 46, 59};
+static const tpl_loc L_536 = {F_15, 46, 66};
+static const tpl_loc L_537 = {F_15, 46, 74};
+static const tpl_loc L_538 = {F_15, 46, 96};
+static const tpl_loc L_539 = {F_15, 46, 99};
+static const tpl_loc L_540 = {F_15, 46, 105};
+static const tpl_loc L_541 = {F_15, 46, 124};
+static const tpl_loc L_542 = {F_15, 46, 127};
+static const tpl_loc L_543 = {F_15, 46, 134};
+static const tpl_loc L_544 = {F_15, 46, 137};
+static const tpl_loc L_545 = {F_15, 46, 147};
+static const tpl_loc L_546 = {F_15, 46, 150};
+static const tpl_loc L_547 = {F_15, 46, 211};
+static const tpl_loc L_548 = {F_15, 46, 214};
+static const tpl_loc L_549 = {F_15, 49, 4};
+static const tpl_loc L_550 = {F_15, 49, 7};
+static const tpl_loc L_551 = {F_15, 49, 12};
+static const tpl_loc L_552 = {F_15, 49, 28};
+static const tpl_loc L_553 = {F_15, 49, 46};
+static const tpl_loc L_554 = {F_15, 49, 38};
 static const tpl_name N_id = {"id", 2u, 0x37386ae0u};
 static const tpl_name N_class = {"class", 5u, 0xab3e0bffu};
-static const tpl_loc L_552 = {F_15, 57, 4};
-static const tpl_loc L_553 = {F_15, 57, 7};
-static const tpl_loc L_554 = {F_15, 57, 22};
-static const tpl_loc L_555 = {F_15, 58, 13};
-static const tpl_loc L_556 = {F_15, 58, 58};
-static const tpl_loc L_557 = {F_15, 58, 61};
-static const tpl_loc L_558 = {F_15, 59, 27};
-static const tpl_loc L_559 = {F_15, 59, 37};
-static const tpl_loc L_560 = {F_15, 59, 40};
-static const tpl_loc L_561 = {F_15, 60, 1};
-static const tpl_loc L_562 = {F_15, 60, 28};
-static const tpl_loc L_563 = {F_15, 60, 34};
-static const tpl_loc L_564 = {F_15, 60, 4};
+static const tpl_loc L_555 = {F_15, 57, 4};
+static const tpl_loc L_556 = {F_15, 57, 7};
+static const tpl_loc L_557 = {F_15, 57, 22};
+static const tpl_loc L_558 = {F_15, 58, 13};
+static const tpl_loc L_559 = {F_15, 58, 58};
+static const tpl_loc L_560 = {F_15, 58, 61};
+static const tpl_loc L_561 = {F_15, 59, 27};
+static const tpl_loc L_562 = {F_15, 59, 37};
+static const tpl_loc L_563 = {F_15, 59, 40};
+static const tpl_loc L_564 = {F_15, 60, 1};
+static const tpl_loc L_565 = {F_15, 60, 28};
+static const tpl_loc L_566 = {F_15, 60, 34};
+static const tpl_loc L_567 = {F_15, 60, 4};
 static const tpl_name N_toc_list = {"toc_list", 8u, 0x4d6ceb3au};
+static const tpl_name N_s = {"s", 1u, 0xf60c4582u};
+static const tpl_loc L_568 = {F_15, 71, 1};
+static const tpl_loc L_569 = {F_15, 71, 4};
+static const tpl_loc L_570 = {F_15, 71, 6};
 static const char F_16[] = "partials/search.twig";
-static const tpl_loc L_565 = {F_16, 4, 4};
-static const tpl_loc L_566 = {F_16, 5, 53};
-static const tpl_loc L_567 = {F_16, 5, 56};
-static const tpl_loc L_568 = {F_16, 5, 76};
-static const tpl_loc L_569 = {F_16, 5, 79};
-static const tpl_loc L_570 = {F_16, 5, 83};
-static const tpl_loc L_571 = {F_16, 5, 129};
-static const tpl_loc L_572 = {F_16, 5, 145};
-static const tpl_loc L_573 = {F_16, 5, 152};
-static const tpl_loc L_574 = {F_16, 5, 195};
-static const tpl_loc L_575 = {F_16, 5, 212};
-static const tpl_loc L_576 = {F_16, 5, 219};
-static const tpl_loc L_577 = {F_16, 5, 265};
-static const tpl_loc L_578 = {F_16, 6, 51};
-static const tpl_loc L_579 = {F_16, 6, 58};
-static const tpl_loc L_580 = {F_16, 6, 95};
-static const tpl_loc L_581 = {F_16, 7, 74};
-static const tpl_loc L_582 = {F_16, 7, 81};
-static const tpl_loc L_583 = {F_16, 7, 118};
-static const tpl_loc L_584 = {F_16, 13, 14};
-static const tpl_loc L_585 = {F_16, 14, 14};
+static const tpl_loc L_571 = {F_16, 4, 4};
+static const tpl_loc L_572 = {F_16, 5, 53};
+static const tpl_loc L_573 = {F_16, 5, 56};
+static const tpl_loc L_574 = {F_16, 5, 76};
+static const tpl_loc L_575 = {F_16, 5, 79};
+static const tpl_loc L_576 = {F_16, 5, 83};
+static const tpl_loc L_577 = {F_16, 5, 129};
+static const tpl_loc L_578 = {F_16, 5, 145};
+static const tpl_loc L_579 = {F_16, 5, 152};
+static const tpl_loc L_580 = {F_16, 5, 195};
+static const tpl_loc L_581 = {F_16, 5, 212};
+static const tpl_loc L_582 = {F_16, 5, 219};
+static const tpl_loc L_583 = {F_16, 5, 265};
+static const tpl_loc L_584 = {F_16, 6, 51};
+static const tpl_loc L_585 = {F_16, 6, 58};
+static const tpl_loc L_586 = {F_16, 6, 95};
+static const tpl_loc L_587 = {F_16, 7, 74};
+static const tpl_loc L_588 = {F_16, 7, 81};
+static const tpl_loc L_589 = {F_16, 7, 118};
+static const tpl_loc L_590 = {F_16, 13, 14};
+static const tpl_loc L_591 = {F_16, 14, 14};
 static const char F_17[] = "style.css.twig";
-static const tpl_loc L_586 = {F_17, 6, 33};
-static const tpl_loc L_587 = {F_17, 7, 28};
-static const tpl_loc L_588 = {F_17, 8, 34};
-static const tpl_loc L_589 = {F_17, 9, 31};
-static const tpl_loc L_590 = {F_17, 10, 28};
-static const tpl_loc L_591 = {F_17, 11, 31};
-static const tpl_loc L_592 = {F_17, 12, 30};
-static const tpl_loc L_593 = {F_17, 13, 29};
-static const tpl_loc L_594 = {F_17, 14, 30};
-static const tpl_loc L_595 = {F_17, 15, 34};
-static const tpl_loc L_596 = {F_17, 16, 22};
-static const tpl_loc L_597 = {F_17, 16, 25};
-static const tpl_loc L_598 = {F_17, 16, 33};
+static const tpl_loc L_592 = {F_17, 6, 33};
+static const tpl_loc L_593 = {F_17, 7, 28};
+static const tpl_loc L_594 = {F_17, 8, 34};
+static const tpl_loc L_595 = {F_17, 9, 31};
+static const tpl_loc L_596 = {F_17, 10, 28};
+static const tpl_loc L_597 = {F_17, 11, 31};
+static const tpl_loc L_598 = {F_17, 12, 30};
+static const tpl_loc L_599 = {F_17, 13, 29};
+static const tpl_loc L_600 = {F_17, 14, 30};
+static const tpl_loc L_601 = {F_17, 15, 34};
+static const tpl_loc L_602 = {F_17, 16, 22};
+static const tpl_loc L_603 = {F_17, 16, 25};
+static const tpl_loc L_604 = {F_17, 16, 33};
 static const tpl_name N_format = {"format", 6u, 0xb99d8552u};
-static const tpl_loc L_599 = {F_17, 16, 100};
-static const tpl_loc L_600 = {F_17, 17, 29};
-static const tpl_loc L_601 = {F_17, 6, 10};
+static const tpl_loc L_605 = {F_17, 16, 100};
+static const tpl_loc L_606 = {F_17, 17, 29};
+static const tpl_loc L_607 = {F_17, 6, 10};
 static const tpl_name N_variables = {"variables", 9u, 0x29ab62c2u};
-static const tpl_loc L_602 = {F_17, 7, 10};
+static const tpl_loc L_608 = {F_17, 7, 10};
 static const tpl_name N_base = {"base", 4u, 0x3ddc94d8u};
-static const tpl_loc L_603 = {F_17, 8, 10};
+static const tpl_loc L_609 = {F_17, 8, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_604 = {F_17, 9, 10};
-static const tpl_loc L_605 = {F_17, 10, 10};
+static const tpl_loc L_610 = {F_17, 9, 10};
+static const tpl_loc L_611 = {F_17, 10, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_606 = {F_17, 11, 10};
+static const tpl_loc L_612 = {F_17, 11, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_607 = {F_17, 12, 10};
+static const tpl_loc L_613 = {F_17, 12, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_608 = {F_17, 13, 10};
-static const tpl_loc L_609 = {F_17, 14, 10};
+static const tpl_loc L_614 = {F_17, 13, 10};
+static const tpl_loc L_615 = {F_17, 14, 10};
 static const tpl_name N_layout = {"layout", 6u, 0xcac17cffu};
-static const tpl_loc L_610 = {F_17, 15, 10};
+static const tpl_loc L_616 = {F_17, 15, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_611 = {F_17, 16, 10};
+static const tpl_loc L_617 = {F_17, 16, 10};
 static const tpl_name N_search = {"search", 6u, 0x803328a9u};
-static const tpl_loc L_612 = {F_17, 17, 10};
+static const tpl_loc L_618 = {F_17, 17, 10};
 static const tpl_name N_print = {"print", 5u, 0x16378a88u};
-static const tpl_loc L_613 = {F_17, 18, 10};
+static const tpl_loc L_619 = {F_17, 18, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
 static const char F_18[] = "table.twig";
-static const tpl_loc L_614 = {F_18, 4, 4};
-static const tpl_loc L_615 = {F_18, 4, 20};
-static const tpl_loc L_616 = {F_18, 4, 25};
-static const tpl_loc L_617 = {F_18, 4, 39};
+static const tpl_loc L_620 = {F_18, 4, 4};
+static const tpl_loc L_621 = {F_18, 4, 20};
+static const tpl_loc L_622 = {F_18, 4, 25};
+static const tpl_loc L_623 = {F_18, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_618 = {F_18, 5, 25};
-static const tpl_loc L_619 = {F_18, 5, 28};
-static const tpl_loc L_620 = {F_18, 5, 33};
-static const tpl_loc L_621 = {F_18, 5, 45};
-static const tpl_loc L_622 = {F_18, 6, 4};
-static const tpl_loc L_623 = {F_18, 6, 7};
-static const tpl_loc L_624 = {F_18, 7, 31};
-static const tpl_loc L_625 = {F_18, 7, 51};
-static const tpl_loc L_626 = {F_18, 8, 5};
-static const tpl_loc L_627 = {F_18, 8, 13};
-static const tpl_loc L_628 = {F_18, 8, 41};
-static const tpl_loc L_629 = {F_18, 8, 67};
-static const tpl_loc L_630 = {F_18, 8, 75};
-static const tpl_loc L_631 = {F_18, 8, 108};
-static const tpl_loc L_632 = {F_18, 8, 116};
-static const tpl_loc L_633 = {F_18, 11, 42};
-static const tpl_loc L_634 = {F_18, 11, 103};
-static const tpl_loc L_635 = {F_18, 12, 1};
-static const tpl_loc L_636 = {F_18, 12, 9};
+static const tpl_loc L_624 = {F_18, 5, 25};
+static const tpl_loc L_625 = {F_18, 5, 28};
+static const tpl_loc L_626 = {F_18, 5, 33};
+static const tpl_loc L_627 = {F_18, 5, 45};
+static const tpl_loc L_628 = {F_18, 6, 4};
+static const tpl_loc L_629 = {F_18, 6, 7};
+static const tpl_loc L_630 = {F_18, 7, 31};
+static const tpl_loc L_631 = {F_18, 7, 51};
+static const tpl_loc L_632 = {F_18, 8, 5};
+static const tpl_loc L_633 = {F_18, 8, 13};
+static const tpl_loc L_634 = {F_18, 8, 41};
+static const tpl_loc L_635 = {F_18, 8, 67};
+static const tpl_loc L_636 = {F_18, 8, 75};
+static const tpl_loc L_637 = {F_18, 8, 108};
+static const tpl_loc L_638 = {F_18, 8, 116};
+static const tpl_loc L_639 = {F_18, 11, 42};
+static const tpl_loc L_640 = {F_18, 11, 103};
+static const tpl_loc L_641 = {F_18, 12, 1};
+static const tpl_loc L_642 = {F_18, 12, 9};
 static const char F_19[] = "title.md.twig";
-static const tpl_loc L_637 = {F_19, 3, 3};
-static const tpl_loc L_638 = {F_19, 3, 6};
-static const tpl_loc L_639 = {F_19, 3, 11};
-static const tpl_loc L_640 = {F_19, 3, 17};
-static const tpl_loc L_641 = {F_19, 5, 4};
-static const tpl_loc L_642 = {F_19, 5, 12};
-static const tpl_loc L_643 = {F_19, 6, 24};
-static const tpl_loc L_644 = {F_19, 6, 39};
-static const tpl_loc L_645 = {F_19, 9, 4};
-static const tpl_loc L_646 = {F_19, 9, 12};
-static const tpl_loc L_647 = {F_19, 10, 25};
-static const tpl_loc L_648 = {F_19, 10, 41};
+static const tpl_loc L_643 = {F_19, 6, 11};
+static const tpl_loc L_644 = {F_19, 7, 3};
+static const tpl_loc L_645 = {F_19, 7, 16};
+static const tpl_loc L_646 = {F_19, 7, 21};
+static const tpl_loc L_647 = {F_19, 7, 6};
+static const tpl_loc L_648 = {F_19, 9, 4};
+static const tpl_loc L_649 = {F_19, 9, 12};
+static const tpl_loc L_650 = {F_19, 10, 24};
+static const tpl_loc L_651 = {F_19, 10, 39};
+static const tpl_loc L_652 = {F_19, 10, 41};
+static const tpl_loc L_653 = {F_19, 13, 4};
+static const tpl_loc L_654 = {F_19, 13, 12};
+static const tpl_loc L_655 = {F_19, 14, 25};
+static const tpl_loc L_656 = {F_19, 14, 41};
+static const tpl_loc L_657 = {F_19, 14, 43};
 
 static const tpl_template T0;
 static const tpl_template T1;
@@ -861,9 +872,9 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static tpl_value fn49(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn53(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -876,9 +887,10 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn66(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 
 /* ---- chunk.twig ---- */
 
@@ -3291,179 +3303,191 @@ static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)ctx;
   (void)blocks;
   const tpl_callable *k7 = NULL;
-  tpl_value v0 = tpl_null();
   tpl_value v1 = tpl_null();
-  tpl_value v3 = tpl_null();
-  tpl_value v6 = tpl_null();
-  tpl_value v16 = tpl_null();
-  tpl_value v23 = tpl_null();
-  tpl_value v24 = tpl_null();
+  tpl_value v2 = tpl_null();
+  tpl_value v5 = tpl_null();
+  tpl_value v9 = tpl_null();
+  tpl_value v20 = tpl_null();
+  tpl_value v27 = tpl_null();
+  tpl_value v28 = tpl_null();
   tpl_ic ic0 = {0, NULL};
   tpl_ic ic1 = {0, NULL};
   tpl_ic ic2 = {0, NULL};
   tpl_ic ic3 = {0, NULL};
 #line 4 "themes/tech/contents/edition.md.twig"
-  tpl_out(rt, "**", 2);
-#line 4 "themes/tech/contents/edition.md.twig"
   {
     rt->loc = &L_224;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_225);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_226, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_227);
-    tpl_out_value(rt, v2);
+    tpl_value v0 = tpl_str("partials/macros.twig", 20u);
+    tpl_import(rt, self, 0, v0, &L_224);
   }
-#line 4 "themes/tech/contents/edition.md.twig"
-  tpl_out(rt, "**", 2);
-#line 4 "themes/tech/contents/edition.md.twig"
-  {
-    rt->loc = &L_228;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_229, &ic1);
-    bool b4 = tpl_truthy(v3);
-    if (b4) {
-#line 4 "themes/tech/contents/edition.md.twig"
-      tpl_out(rt, "<br />\n", 7);
 #line 5 "themes/tech/contents/edition.md.twig"
+  tpl_out(rt, "**", 2);
+#line 5 "themes/tech/contents/edition.md.twig"
+  {
+    rt->loc = &L_225;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_226);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_227, &ic0);
+    const tpl_value a3[1] = {v2};
+    tpl_value v4 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a3, NULL, &L_228);
+    tpl_out_value(rt, v4);
+  }
+#line 5 "themes/tech/contents/edition.md.twig"
+  tpl_out(rt, "**", 2);
+#line 5 "themes/tech/contents/edition.md.twig"
+  {
+    rt->loc = &L_229;
+    v5 = tpl_getattr_name_ic(rt, v1, &N_author, &L_230, &ic1);
+    bool b6 = tpl_truthy(v5);
+    if (b6) {
+#line 5 "themes/tech/contents/edition.md.twig"
+      tpl_out(rt, "<br />\n", 7);
+#line 6 "themes/tech/contents/edition.md.twig"
       {
-        rt->loc = &L_230;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_231);
-        tpl_out_value(rt, v5);
+        rt->loc = &L_231;
+        const tpl_value a7[1] = {v5};
+        tpl_value v8 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a7, NULL, &L_232);
+        tpl_out_value(rt, v8);
       }
     }
   }
-#line 6 "themes/tech/contents/edition.md.twig"
+#line 7 "themes/tech/contents/edition.md.twig"
   tpl_out(rt, "\n\n", 2);
-#line 8 "themes/tech/contents/edition.md.twig"
+#line 9 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_232;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_233, &ic2);
-    bool b7 = tpl_truthy(v6);
-    if (b7) {
-#line 8 "themes/tech/contents/edition.md.twig"
+    rt->loc = &L_233;
+    v9 = tpl_getattr_name_ic(rt, v1, &N_edition, &L_234, &ic2);
+    bool b10 = tpl_truthy(v9);
+    if (b10) {
+#line 9 "themes/tech/contents/edition.md.twig"
       {
-        rt->loc = &L_234;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_235);
-        tpl_out_value(rt, v8);
+        rt->loc = &L_235;
+        const tpl_value a11[1] = {v9};
+        tpl_value v12 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a11, NULL, &L_236);
+        tpl_out_value(rt, v12);
       }
-#line 8 "themes/tech/contents/edition.md.twig"
+#line 9 "themes/tech/contents/edition.md.twig"
       tpl_out(rt, ", ", 2);
     }
   }
-#line 8 "themes/tech/contents/edition.md.twig"
+#line 9 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_236;
-    tpl_value v12 = tpl_null();
-    bool b11 = tpl_var_probe(rt, ctx, self, &N_book, &v12);
-    if (!b11)
-      v12 = tpl_null();
-    (void)b11;
-    tpl_value v13 = tpl_str("publication_date", 16);
-    tpl_value v10 = tpl_null();
-    bool b9 = tpl_has_attr(rt, v12, v13, &v10);
-    if (!b9)
-      v10 = tpl_null();
-    tpl_value v14;
-    if (b9 && !tpl_is_empty(rt, v10)) {
-      v14 = v10;
+    rt->loc = &L_237;
+    tpl_value v16 = tpl_null();
+    bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
+    if (!b15)
+      v16 = tpl_null();
+    (void)b15;
+    tpl_value v17 = tpl_str("publication_date", 16);
+    tpl_value v14 = tpl_null();
+    bool b13 = tpl_has_attr(rt, v16, v17, &v14);
+    if (!b13)
+      v14 = tpl_null();
+    tpl_value v18;
+    if (b13 && !tpl_is_empty(rt, v14)) {
+      v18 = v14;
     } else {
-      tpl_value v15 = tpl_str("now", 3u);
-      v14 = v15;
+      tpl_value v19 = tpl_str("now", 3u);
+      v18 = v19;
     }
-    v16 = tpl_var(rt, ctx, self, &N_app, &L_237);
-    tpl_value v17 = tpl_str("getLabel", 8u);
-    tpl_value v18 = tpl_str("date_format", 11u);
-    const tpl_value a19[1] = {v18};
-    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_238);
-    const tpl_value a21[2] = {v14, v20};
+    v20 = tpl_var(rt, ctx, self, &N_app, &L_238);
+    tpl_value v21 = tpl_str("getLabel", 8u);
+    tpl_value v22 = tpl_str("date_format", 11u);
+    const tpl_value a23[1] = {v22};
+    tpl_value v24 = tpl_call_method(rt, v20, v21, 1, a23, &L_239);
+    const tpl_value a25[2] = {v18, v24};
     if (!k7)
-      k7 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_239);
-    tpl_value v22 = k7->fn(rt, ctx, 2, a21, &L_239);
-    tpl_out_value(rt, v22);
+      k7 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_240);
+    tpl_value v26 = k7->fn(rt, ctx, 2, a25, &L_240);
+    tpl_out_value(rt, v26);
   }
-#line 8 "themes/tech/contents/edition.md.twig"
+#line 9 "themes/tech/contents/edition.md.twig"
   tpl_out(rt, "\n\n", 2);
-#line 10 "themes/tech/contents/edition.md.twig"
+#line 11 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_240;
-    v23 = tpl_var(rt, ctx, self, &N_edition, &L_241);
-    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_242, &ic3);
-    bool b25 = tpl_truthy(v24);
-    if (b25) {
-#line 11 "themes/tech/contents/edition.md.twig"
+    rt->loc = &L_241;
+    v27 = tpl_var(rt, ctx, self, &N_edition, &L_242);
+    v28 = tpl_getattr_name_ic(rt, v27, &N_isbn, &L_243, &ic3);
+    bool b29 = tpl_truthy(v28);
+    if (b29) {
+#line 12 "themes/tech/contents/edition.md.twig"
       tpl_out(rt, "ISBN ", 5);
-#line 11 "themes/tech/contents/edition.md.twig"
+#line 12 "themes/tech/contents/edition.md.twig"
       {
-        rt->loc = &L_243;
-        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_244);
-        tpl_out_value(rt, v26);
+        rt->loc = &L_244;
+        const tpl_value a30[1] = {v28};
+        tpl_value v31 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a30, NULL, &L_245);
+        tpl_out_value(rt, v31);
       }
-#line 11 "themes/tech/contents/edition.md.twig"
+#line 12 "themes/tech/contents/edition.md.twig"
       tpl_out(rt, "\n\n", 2);
     }
   }
-#line 14 "themes/tech/contents/edition.md.twig"
+#line 15 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_245;
-    tpl_value v27 = tpl_str("getLabel", 8u);
-    tpl_value v28 = tpl_str("published_with", 14u);
-    tpl_map *m29 = tpl_map_new(rt->arena, 1);
-    tpl_value v30 = tpl_str("generator", 9u);
-    tpl_value v36 = tpl_null();
-    bool b35 = tpl_var_probe(rt, ctx, self, &N_book, &v36);
-    if (!b35)
-      v36 = tpl_null();
-    (void)b35;
-    tpl_value v37 = tpl_str("generator", 9);
-    tpl_value v34 = tpl_null();
-    bool b33 = tpl_has_attr(rt, v36, v37, &v34);
-    if (!b33)
-      v34 = tpl_null();
-    (void)b33;
-    tpl_value v38 = tpl_str("name", 4);
-    tpl_value v32 = tpl_null();
-    bool b31 = tpl_has_attr(rt, v34, v38, &v32);
-    if (!b31)
-      v32 = tpl_null();
-    tpl_value v39;
-    if (b31 && v32.type != TPL_NULL) {
-      v39 = v32;
+    rt->loc = &L_246;
+    tpl_value v32 = tpl_str("getLabel", 8u);
+    tpl_value v33 = tpl_str("published_with", 14u);
+    tpl_map *m34 = tpl_map_new(rt->arena, 1);
+    tpl_value v35 = tpl_str("generator", 9u);
+    tpl_value v41 = tpl_null();
+    bool b40 = tpl_var_probe(rt, ctx, self, &N_book, &v41);
+    if (!b40)
+      v41 = tpl_null();
+    (void)b40;
+    tpl_value v42 = tpl_str("generator", 9);
+    tpl_value v39 = tpl_null();
+    bool b38 = tpl_has_attr(rt, v41, v42, &v39);
+    if (!b38)
+      v39 = tpl_null();
+    (void)b38;
+    tpl_value v43 = tpl_str("name", 4);
+    tpl_value v37 = tpl_null();
+    bool b36 = tpl_has_attr(rt, v39, v43, &v37);
+    if (!b36)
+      v37 = tpl_null();
+    tpl_value v44;
+    if (b36 && v37.type != TPL_NULL) {
+      v44 = v37;
     } else {
-      tpl_value v40 = tpl_str("Octavo", 6u);
-      v39 = v40;
+      tpl_value v45 = tpl_str("Octavo", 6u);
+      v44 = v45;
     }
-    tpl_value v41 = tpl_str(" ", 1u);
-    tpl_value v42 = tpl_op_concat(rt, v39, v41);
-    tpl_value v48 = tpl_null();
-    bool b47 = tpl_var_probe(rt, ctx, self, &N_book, &v48);
-    if (!b47)
-      v48 = tpl_null();
-    (void)b47;
-    tpl_value v49 = tpl_str("generator", 9);
-    tpl_value v46 = tpl_null();
-    bool b45 = tpl_has_attr(rt, v48, v49, &v46);
-    if (!b45)
-      v46 = tpl_null();
-    (void)b45;
-    tpl_value v50 = tpl_str("version", 7);
-    tpl_value v44 = tpl_null();
-    bool b43 = tpl_has_attr(rt, v46, v50, &v44);
-    if (!b43)
-      v44 = tpl_null();
-    tpl_value v51;
-    if (b43 && v44.type != TPL_NULL) {
-      v51 = v44;
+    tpl_value v46 = tpl_str(" ", 1u);
+    tpl_value v47 = tpl_op_concat(rt, v44, v46);
+    tpl_value v53 = tpl_null();
+    bool b52 = tpl_var_probe(rt, ctx, self, &N_book, &v53);
+    if (!b52)
+      v53 = tpl_null();
+    (void)b52;
+    tpl_value v54 = tpl_str("generator", 9);
+    tpl_value v51 = tpl_null();
+    bool b50 = tpl_has_attr(rt, v53, v54, &v51);
+    if (!b50)
+      v51 = tpl_null();
+    (void)b50;
+    tpl_value v55 = tpl_str("version", 7);
+    tpl_value v49 = tpl_null();
+    bool b48 = tpl_has_attr(rt, v51, v55, &v49);
+    if (!b48)
+      v49 = tpl_null();
+    tpl_value v56;
+    if (b48 && v49.type != TPL_NULL) {
+      v56 = v49;
     } else {
-      tpl_value v52 = tpl_str("getVersion", 10u);
-      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_246);
-      v51 = v53;
+      tpl_value v57 = tpl_str("getVersion", 10u);
+      tpl_value v58 = tpl_call_method(rt, v20, v57, 0, NULL, &L_247);
+      v56 = v58;
     }
-    tpl_value v54 = tpl_op_concat(rt, v42, v51);
-    tpl_map_set(rt->arena, m29, v30, v54);
-    tpl_value v55 = tpl_map_or_list(rt->arena, m29);
-    const tpl_value a56[2] = {v28, v55};
-    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_247);
-    tpl_out_value(rt, v57);
+    tpl_value v59 = tpl_op_concat(rt, v47, v56);
+    const tpl_value a60[1] = {v59};
+    tpl_value v61 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a60, NULL, &L_248);
+    tpl_map_set(rt->arena, m34, v35, v61);
+    tpl_value v62 = tpl_map_or_list(rt->arena, m34);
+    const tpl_value a63[2] = {v33, v62};
+    tpl_value v64 = tpl_call_method(rt, v20, v32, 2, a63, &L_249);
+    tpl_out_value(rt, v64);
   }
-#line 14 "themes/tech/contents/edition.md.twig"
+#line 15 "themes/tech/contents/edition.md.twig"
   tpl_out(rt, ".\n", 2);
 }
 
@@ -3500,16 +3524,16 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic9 = {0, NULL};
 #line 4 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_248;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_249);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_250, &ic0);
+    rt->loc = &L_250;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_251);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_252, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str("alt=\"", 5u);
       tpl_value v4 = tpl_op_concat(rt, v3, v1);
       tpl_value v5 = tpl_str("\"", 1u);
       tpl_value v6 = tpl_op_concat(rt, v4, v5);
-      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_251, &ic1);
+      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_253, &ic1);
       bool b8 = tpl_op_in(rt, v6, v7);
       b2 = b8;
     }
@@ -3520,10 +3544,10 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"figure ", 22);
 #line 5 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_252;
+    rt->loc = &L_254;
     tpl_value v10;
-    v11 = tpl_var(rt, ctx, self, &N_item, &L_253);
-    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_254, &ic2);
+    v11 = tpl_var(rt, ctx, self, &N_item, &L_255);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_256, &ic2);
     if (tpl_truthy(v12)) {
       v10 = v12;
     } else {
@@ -3536,15 +3560,15 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\"", 1);
 #line 5 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_255;
-    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_256, &ic3);
+    rt->loc = &L_257;
+    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_258, &ic3);
     bool b15 = tpl_truthy(v14);
     if (b15) {
 #line 5 "themes/tech/common/figure.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/tech/common/figure.twig"
       {
-        rt->loc = &L_257;
+        rt->loc = &L_259;
         tpl_out_value(rt, v14);
       }
 #line 5 "themes/tech/common/figure.twig"
@@ -3555,19 +3579,19 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_258;
-    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_259, &ic4);
+    rt->loc = &L_260;
+    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_261, &ic4);
     tpl_out_value(rt, v16);
   }
 #line 6 "themes/tech/common/figure.twig"
   tpl_out(rt, "\n", 1);
 #line 7 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_260;
-    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_261, &ic5);
+    rt->loc = &L_262;
+    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_263, &ic5);
     bool b18 = tpl_truthy(v17);
     if (!b18) {
-      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_262, &ic6);
+      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_264, &ic6);
       bool b20 = tpl_truthy(v19);
       b18 = b20;
     }
@@ -3576,22 +3600,22 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<figcaption class=\"caption\">", 28);
 #line 9 "themes/tech/common/figure.twig"
       {
-        rt->loc = &L_263;
+        rt->loc = &L_265;
         bool b21 = tpl_truthy(v17);
         if (b21) {
 #line 9 "themes/tech/common/figure.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 9 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_264;
+            rt->loc = &L_266;
             tpl_out_value(rt, v17);
           }
 #line 9 "themes/tech/common/figure.twig"
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_265;
-            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_266, &ic7);
+            rt->loc = &L_267;
+            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_268, &ic7);
             bool b23 = tpl_truthy(v22);
             if (b23) {
 #line 9 "themes/tech/common/figure.twig"
@@ -3602,16 +3626,16 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 10 "themes/tech/common/figure.twig"
       {
-        rt->loc = &L_267;
-        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_268);
+        rt->loc = &L_269;
+        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_270);
         bool b25 = tpl_truthy(v24);
         if (b25) {
 #line 10 "themes/tech/common/figure.twig"
           tpl_out(rt, "<span aria-hidden=\"true\">", 25);
 #line 10 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_269;
-            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_270, &ic8);
+            rt->loc = &L_271;
+            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_272, &ic8);
             tpl_out_value(rt, v26);
           }
 #line 10 "themes/tech/common/figure.twig"
@@ -3619,8 +3643,8 @@ static void fn22(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         } else {
 #line 10 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_271;
-            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_272, &ic9);
+            rt->loc = &L_273;
+            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_274, &ic9);
             tpl_out_value(rt, v27);
           }
         }
@@ -3647,10 +3671,10 @@ static void fn23(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 5 "themes/tech/html_chunked/index.twig"
   {
-    rt->loc = &L_273;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_274);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_275, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_276);
+    rt->loc = &L_275;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_276);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_277, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_278);
     tpl_out_value(rt, v2);
   }
 }
@@ -3677,7 +3701,7 @@ static void fn25(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<header class=\"book-header\">\n", 29);
 #line 9 "themes/tech/html_chunked/index.twig"
   {
-    rt->loc = &L_277;
+    rt->loc = &L_279;
     tpl_value v0 = tpl_str("partials/cover.twig", 19u);
     tpl_map *m1 = tpl_map_new(rt->arena, 1);
     tpl_value v2 = tpl_str("item", 4u);
@@ -3688,7 +3712,7 @@ static void fn25(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     tpl_value v6 = tpl_map_or_list(rt->arena, m3);
     tpl_map_set(rt->arena, m1, v2, v6);
     tpl_value v7 = tpl_map_or_list(rt->arena, m1);
-    tpl_include(rt, ctx, v0, v7, false, false, &L_277);
+    tpl_include(rt, ctx, v0, v7, false, false, &L_279);
   }
 #line 10 "themes/tech/html_chunked/index.twig"
   tpl_out(rt, "</header>\n", 10);
@@ -3708,8 +3732,8 @@ static tpl_value fn27(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v2 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_280, &cl->ics[0]);
-  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_281, &cl->ics[1]);
+  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_282, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_283, &cl->ics[1]);
   tpl_value v3 = tpl_str("toc", 3u);
   bool b4 = tpl_loose_eq(rt, v2, v3);
   tpl_value v5 = tpl_bool(b4);
@@ -3730,8 +3754,8 @@ static tpl_value fn28(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v2 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_286, &cl->ics[0]);
-  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_287, &cl->ics[1]);
+  v1 = tpl_getattr_name_ic(rt, v0, &N_config, &L_288, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_element, &L_289, &cl->ics[1]);
   tpl_value v3 = tpl_str("cover", 5u);
   tpl_value v4 = tpl_str("toc", 3u);
   tpl_list *l5 = tpl_list_new(rt->arena, 2);
@@ -3766,32 +3790,32 @@ static void fn26(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic1 = {0, NULL};
 #line 13 "themes/tech/html_chunked/index.twig"
   {
-    rt->loc = &L_278;
-    v0 = tpl_var(rt, ctx, self, &N_items, &L_279);
+    rt->loc = &L_280;
+    v0 = tpl_var(rt, ctx, self, &N_items, &L_281);
     tpl_value v1 = tpl_closure_new_slots(rt, fn27, ctx, self, blocks, 0, 2);
     const tpl_value a2[2] = {v0, v1};
     if (!k8)
-      k8 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_282);
-    tpl_value v3 = k8->fn(rt, ctx, 2, a2, &L_282);
+      k8 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_284);
+    tpl_value v3 = k8->fn(rt, ctx, 2, a2, &L_284);
     const tpl_value a4[1] = {v3};
     if (!k9)
-      k9 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_283);
-    tpl_value v5 = k9->fn(rt, ctx, 1, a4, &L_283);
+      k9 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_285);
+    tpl_value v5 = k9->fn(rt, ctx, 1, a4, &L_285);
     tpl_ctx_set(rt, ctx, &N_toc_item, v5);
   }
 #line 14 "themes/tech/html_chunked/index.twig"
   {
-    rt->loc = &L_284;
-    v6 = tpl_var(rt, ctx, self, &N_items, &L_285);
+    rt->loc = &L_286;
+    v6 = tpl_var(rt, ctx, self, &N_items, &L_287);
     tpl_value v7 = tpl_closure_new_slots(rt, fn28, ctx, self, blocks, 0, 2);
     const tpl_value a8[2] = {v6, v7};
     if (!k8)
-      k8 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_288);
-    tpl_value v9 = k8->fn(rt, ctx, 2, a8, &L_288);
+      k8 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_290);
+    tpl_value v9 = k8->fn(rt, ctx, 2, a8, &L_290);
     const tpl_value a10[1] = {v9};
     if (!k9)
-      k9 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_289);
-    tpl_value v11 = k9->fn(rt, ctx, 1, a10, &L_289);
+      k9 = tplc_need(rt, tpl_find_filter("first", 5), "filter", "first", &L_291);
+    tpl_value v11 = k9->fn(rt, ctx, 1, a10, &L_291);
     tpl_ctx_set(rt, ctx, &N_first, v11);
   }
 #line 15 "themes/tech/html_chunked/index.twig"
@@ -3799,89 +3823,89 @@ static void fn26(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "<main id=\"main_content\" class=\"book-main\">\n", 67);
 #line 17 "themes/tech/html_chunked/index.twig"
   {
-    rt->loc = &L_290;
+    rt->loc = &L_292;
     tpl_value v12 = tpl_str("partials/search.twig", 20u);
-    tpl_include(rt, ctx, v12, tpl_null(), false, false, &L_290);
+    tpl_include(rt, ctx, v12, tpl_null(), false, false, &L_292);
   }
 #line 18 "themes/tech/html_chunked/index.twig"
   {
-    rt->loc = &L_291;
-    v13 = tpl_var(rt, ctx, self, &N_toc, &L_292);
+    rt->loc = &L_293;
+    v13 = tpl_var(rt, ctx, self, &N_toc, &L_294);
     tpl_value v14;
-    v15 = tpl_var(rt, ctx, self, &N_toc_item, &L_293);
+    v15 = tpl_var(rt, ctx, self, &N_toc_item, &L_295);
     bool b16 = tpl_truthy(v15);
     if (b16) {
-      v17 = tpl_getattr_name_ic(rt, v15, &N_title, &L_294, &ic0);
+      v17 = tpl_getattr_name_ic(rt, v15, &N_title, &L_296, &ic0);
       v14 = v17;
     } else {
-      v18 = tpl_var(rt, ctx, self, &N_app, &L_295);
+      v18 = tpl_var(rt, ctx, self, &N_app, &L_297);
       tpl_value v19 = tpl_str("getTitle", 8u);
       tpl_value v20 = tpl_str("toc", 3u);
       const tpl_value a21[1] = {v20};
-      tpl_value v22 = tpl_call_method(rt, v18, v19, 1, a21, &L_296);
+      tpl_value v22 = tpl_call_method(rt, v18, v19, 1, a21, &L_298);
       v14 = v22;
     }
     tpl_value v23 = tpl_str("toc_title", 9u);
-    v24 = tpl_var(rt, ctx, self, &N_root, &L_297);
+    v24 = tpl_var(rt, ctx, self, &N_root, &L_299);
     tpl_value v25 = tpl_str("", 0u);
     tpl_value v26 = tpl_str("toc", 3u);
     const tpl_value a27[6] = {v13, v14, v23, v24, v25, v26};
-    tpl_value v28 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a27, NULL, &L_298);
+    tpl_value v28 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a27, NULL, &L_300);
     tpl_out_value(rt, v28);
   }
 #line 18 "themes/tech/html_chunked/index.twig"
   tpl_out(rt, "\n", 1);
 #line 19 "themes/tech/html_chunked/index.twig"
   {
-    rt->loc = &L_299;
-    v29 = tpl_var(rt, ctx, self, &N_first, &L_300);
+    rt->loc = &L_301;
+    v29 = tpl_var(rt, ctx, self, &N_first, &L_302);
     bool b30 = tpl_truthy(v29);
     if (b30) {
 #line 20 "themes/tech/html_chunked/index.twig"
       tpl_out(rt, "<nav class=\"pager pager-bottom\" aria-label=\"", 44);
 #line 20 "themes/tech/html_chunked/index.twig"
       {
-        rt->loc = &L_301;
-        v31 = tpl_var(rt, ctx, self, &N_app, &L_302);
+        rt->loc = &L_303;
+        v31 = tpl_var(rt, ctx, self, &N_app, &L_304);
         tpl_value v32 = tpl_str("getLabel", 8u);
         tpl_value v33 = tpl_str("next", 4u);
         const tpl_value a34[1] = {v33};
-        tpl_value v35 = tpl_call_method(rt, v31, v32, 1, a34, &L_303);
-        tpl_value v36 = tpl_escape_value(rt, v35, TPL_ESC_HTML, &L_304);
+        tpl_value v35 = tpl_call_method(rt, v31, v32, 1, a34, &L_305);
+        tpl_value v36 = tpl_escape_value(rt, v35, TPL_ESC_HTML, &L_306);
         tpl_out_value(rt, v36);
       }
 #line 20 "themes/tech/html_chunked/index.twig"
       tpl_out(rt, "\">\n<a class=\"next\" href=\"", 25);
 #line 21 "themes/tech/html_chunked/index.twig"
       {
-        rt->loc = &L_305;
+        rt->loc = &L_307;
         tpl_out_value(rt, v24);
       }
 #line 21 "themes/tech/html_chunked/index.twig"
       {
-        rt->loc = &L_306;
-        v37 = tpl_getattr_name_ic(rt, v29, &N_url, &L_307, &ic1);
+        rt->loc = &L_308;
+        v37 = tpl_getattr_name_ic(rt, v29, &N_url, &L_309, &ic1);
         tpl_out_value(rt, v37);
       }
 #line 21 "themes/tech/html_chunked/index.twig"
       tpl_out(rt, "\" rel=\"next\"><span class=\"pager-direction\">", 43);
 #line 21 "themes/tech/html_chunked/index.twig"
       {
-        rt->loc = &L_308;
+        rt->loc = &L_310;
         tpl_value v38 = tpl_str("getLabel", 8u);
         tpl_value v39 = tpl_str("next", 4u);
         const tpl_value a40[1] = {v39};
-        tpl_value v41 = tpl_call_method(rt, v31, v38, 1, a40, &L_309);
-        tpl_value v42 = tpl_escape_value(rt, v41, TPL_ESC_HTML, &L_310);
+        tpl_value v41 = tpl_call_method(rt, v31, v38, 1, a40, &L_311);
+        tpl_value v42 = tpl_escape_value(rt, v41, TPL_ESC_HTML, &L_312);
         tpl_out_value(rt, v42);
       }
 #line 21 "themes/tech/html_chunked/index.twig"
       tpl_out(rt, " <span aria-hidden=\"true\">→</span></span> ", 44);
 #line 21 "themes/tech/html_chunked/index.twig"
       {
-        rt->loc = &L_311;
+        rt->loc = &L_313;
         const tpl_value a43[1] = {v29};
-        tpl_value v44 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a43, NULL, &L_312);
+        tpl_value v44 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a43, NULL, &L_314);
         tpl_out_value(rt, v44);
       }
 #line 21 "themes/tech/html_chunked/index.twig"
@@ -3900,15 +3924,15 @@ static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 4 "themes/tech/html_chunked/index.twig"
   {
-    rt->loc = &L_313;
+    rt->loc = &L_315;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_313);
+    tpl_import(rt, self, 0, v0, &L_315);
   }
 #line 3 "themes/tech/html_chunked/index.twig"
   {
-    rt->loc = &L_314;
+    rt->loc = &L_316;
     tpl_value v1 = tpl_str("layout.twig", 11u);
-    tpl_display_parent(rt, self, ctx, blocks, v1, &L_314);
+    tpl_display_parent(rt, self, ctx, blocks, v1, &L_316);
   }
 }
 
@@ -3970,15 +3994,15 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic2 = {0, NULL};
 #line 4 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_315;
+    rt->loc = &L_317;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_315);
+    tpl_import(rt, self, 0, v0, &L_317);
   }
 #line 5 "themes/tech/html_chunked/layout.twig"
   tpl_out(rt, "<!DOCTYPE html>\n<html lang=\"", 28);
 #line 6 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_316;
+    rt->loc = &L_318;
     tpl_value v4 = tpl_null();
     bool b3 = tpl_var_probe(rt, ctx, self, &N_book, &v4);
     if (!b3)
@@ -4003,103 +4027,103 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v11 = tpl_map_or_list(rt->arena, m8);
     const tpl_value a12[2] = {v6, v11};
     if (!k10)
-      k10 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_317);
-    tpl_value v13 = k10->fn(rt, ctx, 2, a12, &L_317);
-    tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_318);
+      k10 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_319);
+    tpl_value v13 = k10->fn(rt, ctx, 2, a12, &L_319);
+    tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_320);
     tpl_out_value(rt, v14);
   }
 #line 6 "themes/tech/html_chunked/layout.twig"
   tpl_out(rt, "\">\n<head>\n", 10);
 #line 8 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_319;
+    rt->loc = &L_321;
     tpl_value v15 = tpl_str("partials/head.twig", 18u);
     tpl_map *m16 = tpl_map_new(rt->arena, 1);
     tpl_value v17 = tpl_str("page_title", 10u);
     tpl_value v18 = tpl_str("title", 5u);
-    tpl_value v19 = tpl_block_function(rt, ctx, blocks, v18, tpl_null(), &L_320);
+    tpl_value v19 = tpl_block_function(rt, ctx, blocks, v18, tpl_null(), &L_322);
     const tpl_value a20[1] = {v19};
     if (!k11)
-      k11 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_321);
-    tpl_value v21 = k11->fn(rt, ctx, 1, a20, &L_321);
+      k11 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_323);
+    tpl_value v21 = k11->fn(rt, ctx, 1, a20, &L_323);
     tpl_map_set(rt->arena, m16, v17, v21);
     tpl_value v22 = tpl_map_or_list(rt->arena, m16);
-    tpl_include(rt, ctx, v15, v22, false, false, &L_319);
+    tpl_include(rt, ctx, v15, v22, false, false, &L_321);
   }
 #line 9 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_322;
-    tpl_display_block(rt, ctx, blocks, &N_head, &L_322);
+    rt->loc = &L_324;
+    tpl_display_block(rt, ctx, blocks, &N_head, &L_324);
   }
 #line 10 "themes/tech/html_chunked/layout.twig"
   tpl_out(rt, "</head>\n<body class=\"", 21);
 #line 11 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_323;
-    tpl_display_block(rt, ctx, blocks, &N_body_class, &L_323);
+    rt->loc = &L_325;
+    tpl_display_block(rt, ctx, blocks, &N_body_class, &L_325);
   }
 #line 11 "themes/tech/html_chunked/layout.twig"
   tpl_out(rt, "\">\n<a class=\"skip-link\" href=\"#main_content\">", 45);
 #line 12 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_324;
-    v23 = tpl_var(rt, ctx, self, &N_app, &L_325);
+    rt->loc = &L_326;
+    v23 = tpl_var(rt, ctx, self, &N_app, &L_327);
     tpl_value v24 = tpl_str("getLabel", 8u);
     tpl_value v25 = tpl_str("skip_to_content", 15u);
     const tpl_value a26[1] = {v25};
-    tpl_value v27 = tpl_call_method(rt, v23, v24, 1, a26, &L_326);
+    tpl_value v27 = tpl_call_method(rt, v23, v24, 1, a26, &L_328);
     tpl_out_value(rt, v27);
   }
 #line 12 "themes/tech/html_chunked/layout.twig"
   tpl_out(rt, "</a>\n", 5);
 #line 13 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_327;
-    tpl_display_block(rt, ctx, blocks, &N_header, &L_327);
+    rt->loc = &L_329;
+    tpl_display_block(rt, ctx, blocks, &N_header, &L_329);
   }
 #line 14 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_328;
-    tpl_display_block(rt, ctx, blocks, &N_body, &L_328);
+    rt->loc = &L_330;
+    tpl_display_block(rt, ctx, blocks, &N_body, &L_330);
   }
 #line 15 "themes/tech/html_chunked/layout.twig"
   tpl_out(rt, "<footer class=\"book-footer\">\n<p>", 32);
 #line 16 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_329;
-    v28 = tpl_var(rt, ctx, self, &N_book, &L_330);
-    v29 = tpl_getattr_name_ic(rt, v28, &N_title, &L_331, &ic0);
-    tpl_value v30 = tpl_escape_value(rt, v29, TPL_ESC_HTML, &L_332);
+    rt->loc = &L_331;
+    v28 = tpl_var(rt, ctx, self, &N_book, &L_332);
+    v29 = tpl_getattr_name_ic(rt, v28, &N_title, &L_333, &ic0);
+    tpl_value v30 = tpl_escape_value(rt, v29, TPL_ESC_HTML, &L_334);
     tpl_out_value(rt, v30);
   }
 #line 16 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_333;
-    v31 = tpl_getattr_name_ic(rt, v28, &N_author, &L_334, &ic1);
+    rt->loc = &L_335;
+    v31 = tpl_getattr_name_ic(rt, v28, &N_author, &L_336, &ic1);
     bool b32 = tpl_truthy(v31);
     if (b32) {
 #line 16 "themes/tech/html_chunked/layout.twig"
       tpl_out(rt, " · ", 4);
 #line 16 "themes/tech/html_chunked/layout.twig"
       {
-        rt->loc = &L_335;
-        tpl_value v33 = tpl_escape_value(rt, v31, TPL_ESC_HTML, &L_336);
+        rt->loc = &L_337;
+        tpl_value v33 = tpl_escape_value(rt, v31, TPL_ESC_HTML, &L_338);
         tpl_out_value(rt, v33);
       }
     }
   }
 #line 16 "themes/tech/html_chunked/layout.twig"
   {
-    rt->loc = &L_337;
-    v34 = tpl_getattr_name_ic(rt, v28, &N_edition, &L_338, &ic2);
+    rt->loc = &L_339;
+    v34 = tpl_getattr_name_ic(rt, v28, &N_edition, &L_340, &ic2);
     bool b35 = tpl_truthy(v34);
     if (b35) {
 #line 16 "themes/tech/html_chunked/layout.twig"
       tpl_out(rt, " · ", 4);
 #line 16 "themes/tech/html_chunked/layout.twig"
       {
-        rt->loc = &L_339;
-        tpl_value v36 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_340);
+        rt->loc = &L_341;
+        tpl_value v36 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_342);
         tpl_out_value(rt, v36);
       }
     }
@@ -4117,62 +4141,69 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)ctx;
   (void)blocks;
   const tpl_callable *k12 = NULL;
-  tpl_value v10 = tpl_null();
   tpl_value v11 = tpl_null();
-  tpl_value v13 = tpl_null();
+  tpl_value v12 = tpl_null();
+  tpl_value v15 = tpl_null();
   tpl_ic ic0 = {0, NULL};
-#line 2 "themes/tech/contents/license.md.twig"
-  tpl_out(rt, "© ", 3);
-#line 2 "themes/tech/contents/license.md.twig"
-  {
-    rt->loc = &L_341;
-    tpl_value v3 = tpl_null();
-    bool b2 = tpl_var_probe(rt, ctx, self, &N_book, &v3);
-    if (!b2)
-      v3 = tpl_null();
-    (void)b2;
-    tpl_value v4 = tpl_str("publication_date", 16);
-    tpl_value v1 = tpl_null();
-    bool b0 = tpl_has_attr(rt, v3, v4, &v1);
-    if (!b0)
-      v1 = tpl_null();
-    tpl_value v5;
-    if (b0 && !tpl_is_empty(rt, v1)) {
-      v5 = v1;
-    } else {
-      tpl_value v6 = tpl_str("now", 3u);
-      v5 = v6;
-    }
-    tpl_value v7 = tpl_str("Y", 1u);
-    const tpl_value a8[2] = {v5, v7};
-    if (!k12)
-      k12 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_342);
-    tpl_value v9 = k12->fn(rt, ctx, 2, a8, &L_342);
-    tpl_out_value(rt, v9);
-  }
-#line 2 "themes/tech/contents/license.md.twig"
-  tpl_out(rt, " ", 1);
 #line 2 "themes/tech/contents/license.md.twig"
   {
     rt->loc = &L_343;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_344);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_345, &ic0);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_346);
-    tpl_out_value(rt, v12);
+    tpl_value v0 = tpl_str("partials/macros.twig", 20u);
+    tpl_import(rt, self, 0, v0, &L_343);
   }
-#line 2 "themes/tech/contents/license.md.twig"
-  tpl_out(rt, "\n\n", 2);
-#line 4 "themes/tech/contents/license.md.twig"
+#line 3 "themes/tech/contents/license.md.twig"
+  tpl_out(rt, "© ", 3);
+#line 3 "themes/tech/contents/license.md.twig"
   {
-    rt->loc = &L_347;
-    v13 = tpl_var(rt, ctx, self, &N_app, &L_348);
-    tpl_value v14 = tpl_str("getLabel", 8u);
-    tpl_value v15 = tpl_str("all_rights_reserved", 19u);
-    const tpl_value a16[1] = {v15};
-    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_349);
-    tpl_out_value(rt, v17);
+    rt->loc = &L_344;
+    tpl_value v4 = tpl_null();
+    bool b3 = tpl_var_probe(rt, ctx, self, &N_book, &v4);
+    if (!b3)
+      v4 = tpl_null();
+    (void)b3;
+    tpl_value v5 = tpl_str("publication_date", 16);
+    tpl_value v2 = tpl_null();
+    bool b1 = tpl_has_attr(rt, v4, v5, &v2);
+    if (!b1)
+      v2 = tpl_null();
+    tpl_value v6;
+    if (b1 && !tpl_is_empty(rt, v2)) {
+      v6 = v2;
+    } else {
+      tpl_value v7 = tpl_str("now", 3u);
+      v6 = v7;
+    }
+    tpl_value v8 = tpl_str("Y", 1u);
+    const tpl_value a9[2] = {v6, v8};
+    if (!k12)
+      k12 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_345);
+    tpl_value v10 = k12->fn(rt, ctx, 2, a9, &L_345);
+    tpl_out_value(rt, v10);
   }
-#line 4 "themes/tech/contents/license.md.twig"
+#line 3 "themes/tech/contents/license.md.twig"
+  tpl_out(rt, " ", 1);
+#line 3 "themes/tech/contents/license.md.twig"
+  {
+    rt->loc = &L_346;
+    v11 = tpl_var(rt, ctx, self, &N_book, &L_347);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_author, &L_348, &ic0);
+    const tpl_value a13[1] = {v12};
+    tpl_value v14 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a13, NULL, &L_349);
+    tpl_out_value(rt, v14);
+  }
+#line 3 "themes/tech/contents/license.md.twig"
+  tpl_out(rt, "\n\n", 2);
+#line 5 "themes/tech/contents/license.md.twig"
+  {
+    rt->loc = &L_350;
+    v15 = tpl_var(rt, ctx, self, &N_app, &L_351);
+    tpl_value v16 = tpl_str("getLabel", 8u);
+    tpl_value v17 = tpl_str("all_rights_reserved", 19u);
+    const tpl_value a18[1] = {v17};
+    tpl_value v19 = tpl_call_method(rt, v15, v16, 1, a18, &L_352);
+    tpl_out_value(rt, v19);
+  }
+#line 5 "themes/tech/contents/license.md.twig"
   tpl_out(rt, "\n", 1);
 }
 
@@ -4195,38 +4226,38 @@ static void fn36(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<article class=\"item lof\">\n<h1 id=\"", 35);
 #line 5 "themes/tech/html_chunked/lof.twig"
   {
-    rt->loc = &L_350;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_351);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_352, &ic0);
+    rt->loc = &L_353;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_354);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_355, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 5 "themes/tech/html_chunked/lof.twig"
   tpl_out(rt, "\">", 2);
 #line 5 "themes/tech/html_chunked/lof.twig"
   {
-    rt->loc = &L_353;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_354, &ic1);
+    rt->loc = &L_356;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_357, &ic1);
     tpl_out_value(rt, v2);
   }
 #line 5 "themes/tech/html_chunked/lof.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 6 "themes/tech/html_chunked/lof.twig"
   {
-    rt->loc = &L_355;
+    rt->loc = &L_358;
     tpl_value v3 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m4 = tpl_map_new(rt->arena, 2);
     tpl_value v5 = tpl_str("lists", 5u);
-    v6 = tpl_var(rt, ctx, self, &N_app, &L_356);
+    v6 = tpl_var(rt, ctx, self, &N_app, &L_359);
     tpl_value v7 = tpl_str("get", 3u);
     tpl_value v8 = tpl_str("publishing.list.images", 22u);
     const tpl_value a9[1] = {v8};
-    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_357);
+    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_360);
     tpl_map_set(rt->arena, m4, v5, v10);
     tpl_value v11 = tpl_str("kind", 4u);
     tpl_value v12 = tpl_str("figure", 6u);
     tpl_map_set(rt->arena, m4, v11, v12);
     tpl_value v13 = tpl_map_or_list(rt->arena, m4);
-    tpl_include(rt, ctx, v3, v13, false, false, &L_355);
+    tpl_include(rt, ctx, v3, v13, false, false, &L_358);
   }
 #line 7 "themes/tech/html_chunked/lof.twig"
   tpl_out(rt, "</article>\n", 11);
@@ -4240,9 +4271,9 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 2 "themes/tech/html_chunked/lof.twig"
   {
-    rt->loc = &L_358;
+    rt->loc = &L_361;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_358);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_361);
   }
 }
 
@@ -4265,38 +4296,38 @@ static void fn38(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<article class=\"item lot\">\n<h1 id=\"", 35);
 #line 5 "themes/tech/html_chunked/lot.twig"
   {
-    rt->loc = &L_359;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_360);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_361, &ic0);
+    rt->loc = &L_362;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_363);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_364, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 5 "themes/tech/html_chunked/lot.twig"
   tpl_out(rt, "\">", 2);
 #line 5 "themes/tech/html_chunked/lot.twig"
   {
-    rt->loc = &L_362;
-    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_363, &ic1);
+    rt->loc = &L_365;
+    v2 = tpl_getattr_name_ic(rt, v0, &N_title, &L_366, &ic1);
     tpl_out_value(rt, v2);
   }
 #line 5 "themes/tech/html_chunked/lot.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 6 "themes/tech/html_chunked/lot.twig"
   {
-    rt->loc = &L_364;
+    rt->loc = &L_367;
     tpl_value v3 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m4 = tpl_map_new(rt->arena, 2);
     tpl_value v5 = tpl_str("lists", 5u);
-    v6 = tpl_var(rt, ctx, self, &N_app, &L_365);
+    v6 = tpl_var(rt, ctx, self, &N_app, &L_368);
     tpl_value v7 = tpl_str("get", 3u);
     tpl_value v8 = tpl_str("publishing.list.tables", 22u);
     const tpl_value a9[1] = {v8};
-    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_366);
+    tpl_value v10 = tpl_call_method(rt, v6, v7, 1, a9, &L_369);
     tpl_map_set(rt->arena, m4, v5, v10);
     tpl_value v11 = tpl_str("kind", 4u);
     tpl_value v12 = tpl_str("table", 5u);
     tpl_map_set(rt->arena, m4, v11, v12);
     tpl_value v13 = tpl_map_or_list(rt->arena, m4);
-    tpl_include(rt, ctx, v3, v13, false, false, &L_364);
+    tpl_include(rt, ctx, v3, v13, false, false, &L_367);
   }
 #line 7 "themes/tech/html_chunked/lot.twig"
   tpl_out(rt, "</article>\n", 11);
@@ -4310,9 +4341,9 @@ static void fn39(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 2 "themes/tech/html_chunked/lot.twig"
   {
-    rt->loc = &L_367;
+    rt->loc = &L_370;
     tpl_value v0 = tpl_str("chunk.twig", 10u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_367);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_370);
   }
 }
 
@@ -4340,7 +4371,7 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item cover\"", 27);
 #line 3 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_368;
+    rt->loc = &L_371;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_item, &v3);
     if (!b2)
@@ -4364,9 +4395,9 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 3 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_369;
-        v8 = tpl_var(rt, ctx, self, &N_item, &L_370);
-        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_371, &ic0);
+        rt->loc = &L_372;
+        v8 = tpl_var(rt, ctx, self, &N_item, &L_373);
+        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_374, &ic0);
         tpl_out_value(rt, v9);
       }
 #line 3 "themes/tech/common/partials/cover.twig"
@@ -4377,17 +4408,17 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n<h1 class=\"book-title\">", 25);
 #line 4 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_372;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_373);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_374, &ic1);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_375);
+    rt->loc = &L_375;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_376);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_377, &ic1);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_378);
     tpl_out_value(rt, v12);
   }
 #line 4 "themes/tech/common/partials/cover.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 5 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_376;
+    rt->loc = &L_379;
     tpl_value v16 = tpl_null();
     bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
     if (!b15)
@@ -4411,9 +4442,9 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<p class=\"book-subtitle\">", 25);
 #line 6 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_377;
-        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_378, &ic2);
-        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_379);
+        rt->loc = &L_380;
+        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_381, &ic2);
+        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_382);
         tpl_out_value(rt, v22);
       }
 #line 6 "themes/tech/common/partials/cover.twig"
@@ -4422,16 +4453,16 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_380;
-    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_381, &ic3);
+    rt->loc = &L_383;
+    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_384, &ic3);
     bool b24 = tpl_truthy(v23);
     if (b24) {
 #line 9 "themes/tech/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 9 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_382;
-        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_383);
+        rt->loc = &L_385;
+        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_386);
         tpl_out_value(rt, v25);
       }
 #line 9 "themes/tech/common/partials/cover.twig"
@@ -4440,16 +4471,16 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_384;
-    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_385, &ic4);
+    rt->loc = &L_387;
+    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_388, &ic4);
     bool b27 = tpl_truthy(v26);
     if (b27) {
 #line 12 "themes/tech/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 12 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_386;
-        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_387);
+        rt->loc = &L_389;
+        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_390);
         tpl_out_value(rt, v28);
       }
 #line 12 "themes/tech/common/partials/cover.twig"
@@ -4482,8 +4513,8 @@ static tpl_value fn42(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_ctx_set_own(rt, scope, &N_one, v1);
   const tpl_value a2[2] = {v0, v1};
   if (!k13)
-    k13 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_389);
-  tpl_value v3 = k13->fn(rt, scope, 2, a2, &L_389);
+    k13 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_392);
+  tpl_value v3 = k13->fn(rt, scope, 2, a2, &L_392);
   return v3;
 }
 
@@ -4516,7 +4547,7 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic5 = {0, NULL};
 #line 4 "themes/tech/common/partials/float-list.twig"
   {
-    rt->loc = &L_388;
+    rt->loc = &L_391;
     tpl_value v1 = tpl_null();
     bool b0 = tpl_var_probe(rt, ctx, self, &N_lists, &v1);
     if (!b0)
@@ -4534,74 +4565,74 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v7 = tpl_list_value(l6);
     const tpl_value a8[3] = {v2, v5, v7};
     if (!k14)
-      k14 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_390);
-    tpl_value v9 = k14->fn(rt, ctx, 3, a8, &L_390);
+      k14 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_393);
+    tpl_value v9 = k14->fn(rt, ctx, 3, a8, &L_393);
     tpl_ctx_set(rt, ctx, &N_entries, v9);
   }
 #line 5 "themes/tech/common/partials/float-list.twig"
   {
-    rt->loc = &L_391;
-    v10 = tpl_var(rt, ctx, self, &N_entries, &L_392);
+    rt->loc = &L_394;
+    v10 = tpl_var(rt, ctx, self, &N_entries, &L_395);
     const tpl_value a11[1] = {v10};
     if (!k15)
-      k15 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_393);
-    bool b12 = !tpl_truthy(k15->fn(rt, ctx, 1, a11, &L_393));
+      k15 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_396);
+    bool b12 = !tpl_truthy(k15->fn(rt, ctx, 1, a11, &L_396));
     if (b12) {
 #line 6 "themes/tech/common/partials/float-list.twig"
       tpl_out(rt, "<ul class=\"float-list\">\n", 24);
 #line 7 "themes/tech/common/partials/float-list.twig"
       {
-        rt->loc = &L_394;
+        rt->loc = &L_397;
         tpl_iter it13;
         tpl_for_begin(rt, &it13, ctx, v10, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it13)) {
           tpl_for_accept(rt, &it13);
 #line 8 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_395;
-            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_396);
-            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_397, &ic0);
+            rt->loc = &L_398;
+            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_399);
+            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_400, &ic0);
             tpl_ctx_set(rt, it13.scope, &N_float, v15);
           }
 #line 9 "themes/tech/common/partials/float-list.twig"
           tpl_out(rt, "<li><a href=\"", 13);
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_398;
-            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_399);
+            rt->loc = &L_401;
+            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_402);
             tpl_out_value(rt, v16);
           }
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_400;
-            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_401);
-            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_402, &ic1);
+            rt->loc = &L_403;
+            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_404);
+            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_405, &ic1);
             tpl_out_value(rt, v18);
           }
 #line 9 "themes/tech/common/partials/float-list.twig"
           tpl_out(rt, "\"><span class=\"label\">", 22);
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_403;
+            rt->loc = &L_406;
             tpl_value v19;
-            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_404, &ic2);
+            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_407, &ic2);
             if (tpl_truthy(v20)) {
               v19 = v20;
             } else {
-              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_405);
+              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_408);
               tpl_value v22 = tpl_str("getLabel", 8u);
-              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_406);
+              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_409);
               tpl_map *m24 = tpl_map_new(rt->arena, 2);
               tpl_value v25 = tpl_str("item", 4u);
               tpl_map_set(rt->arena, m24, v25, v17);
               tpl_value v26 = tpl_str("element", 7u);
-              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_407);
-              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_408, &ic3);
-              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_409, &ic4);
+              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_410);
+              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_411, &ic3);
+              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_412, &ic4);
               tpl_map_set(rt->arena, m24, v26, v29);
               tpl_value v30 = tpl_map_or_list(rt->arena, m24);
               const tpl_value a31[2] = {v23, v30};
-              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_410);
+              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_413);
               v19 = v32;
             }
             tpl_out_value(rt, v19);
@@ -4610,15 +4641,15 @@ static void fn41(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_411;
-            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_412, &ic5);
+            rt->loc = &L_414;
+            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_415, &ic5);
             bool b34 = tpl_truthy(v33);
             if (b34) {
 #line 9 "themes/tech/common/partials/float-list.twig"
               tpl_out(rt, " ", 1);
 #line 9 "themes/tech/common/partials/float-list.twig"
               {
-                rt->loc = &L_413;
+                rt->loc = &L_416;
                 tpl_out_value(rt, v33);
               }
             }
@@ -4662,25 +4693,25 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<title>", 99);
 #line 4 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_414;
-    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_415);
+    rt->loc = &L_417;
+    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_418);
     tpl_out_value(rt, v0);
   }
 #line 4 "themes/tech/common/partials/head.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 5 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_416;
-    v1 = tpl_var(rt, ctx, self, &N_book, &L_417);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_418, &ic0);
+    rt->loc = &L_419;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_420);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_421, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/tech/common/partials/head.twig"
       tpl_out(rt, "<meta name=\"author\" content=\"", 29);
 #line 6 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_419;
-        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_420);
+        rt->loc = &L_422;
+        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_423);
         tpl_out_value(rt, v4);
       }
 #line 6 "themes/tech/common/partials/head.twig"
@@ -4689,7 +4720,7 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_421;
+    rt->loc = &L_424;
     tpl_value v9 = tpl_null();
     bool b8 = tpl_var_probe(rt, ctx, self, &N_book, &v9);
     if (!b8)
@@ -4703,7 +4734,7 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     (void)v7;
     bool b5 = b6;
     if (b5) {
-      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_422, &ic1);
+      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_425, &ic1);
       bool b12 = tpl_truthy(v11);
       b5 = b12;
     }
@@ -4712,9 +4743,9 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<meta name=\"description\" content=\"", 34);
 #line 9 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_423;
-        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_424, &ic2);
-        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_425);
+        rt->loc = &L_426;
+        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_427, &ic2);
+        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_428);
         tpl_out_value(rt, v14);
       }
 #line 9 "themes/tech/common/partials/head.twig"
@@ -4725,7 +4756,7 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<meta name=\"generator\" content=\"", 32);
 #line 11 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_426;
+    rt->loc = &L_429;
     tpl_value v20 = tpl_null();
     bool b19 = tpl_var_probe(rt, ctx, self, &N_book, &v20);
     if (!b19)
@@ -4749,14 +4780,14 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v24 = tpl_str("Octavo", 6u);
       v23 = v24;
     }
-    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_427);
+    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_430);
     tpl_out_value(rt, v25);
   }
 #line 11 "themes/tech/common/partials/head.twig"
   tpl_out(rt, " ", 1);
 #line 11 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_428;
+    rt->loc = &L_431;
     tpl_value v31 = tpl_null();
     bool b30 = tpl_var_probe(rt, ctx, self, &N_book, &v31);
     if (!b30)
@@ -4777,29 +4808,29 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b26 && !tpl_is_empty(rt, v27)) {
       v34 = v27;
     } else {
-      v35 = tpl_var(rt, ctx, self, &N_app, &L_429);
+      v35 = tpl_var(rt, ctx, self, &N_app, &L_432);
       tpl_value v36 = tpl_str("getVersion", 10u);
-      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_430);
+      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_433);
       v34 = v37;
     }
-    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_431);
+    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_434);
     tpl_out_value(rt, v38);
   }
 #line 11 "themes/tech/common/partials/head.twig"
   tpl_out(rt, "\">\n<meta name=\"color-scheme\" content=\"light dark\">\n", 51);
 #line 13 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_432;
-    v39 = tpl_var(rt, ctx, self, &N_edition, &L_433);
-    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_434, &ic3);
+    rt->loc = &L_435;
+    v39 = tpl_var(rt, ctx, self, &N_edition, &L_436);
+    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_437, &ic3);
     bool b41 = tpl_truthy(v40);
     if (b41) {
 #line 14 "themes/tech/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 14 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_435;
-        v42 = tpl_var(rt, ctx, self, &N_root, &L_436);
+        rt->loc = &L_438;
+        v42 = tpl_var(rt, ctx, self, &N_root, &L_439);
         tpl_out_value(rt, v42);
       }
 #line 14 "themes/tech/common/partials/head.twig"
@@ -4808,16 +4839,16 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 16 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_437;
-    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_438);
+    rt->loc = &L_440;
+    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_441);
     bool b44 = tpl_truthy(v43);
     if (b44) {
 #line 17 "themes/tech/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 17 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_439;
-        v45 = tpl_var(rt, ctx, self, &N_root, &L_440);
+        rt->loc = &L_442;
+        v45 = tpl_var(rt, ctx, self, &N_root, &L_443);
         tpl_out_value(rt, v45);
       }
 #line 17 "themes/tech/common/partials/head.twig"
@@ -4857,7 +4888,7 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 6 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_441;
+    rt->loc = &L_444;
     tpl_value v5 = tpl_null();
     bool b4 = tpl_var_probe(rt, ctx, self, &N_item, &v5);
     if (!b4)
@@ -4887,10 +4918,10 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 7 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_442;
+    rt->loc = &L_445;
     tpl_value v12;
-    v13 = tpl_var(rt, ctx, self, &N_item, &L_443);
-    v14 = tpl_getattr_name_ic(rt, v13, &N_label, &L_444, &ic0);
+    v13 = tpl_var(rt, ctx, self, &N_item, &L_446);
+    v14 = tpl_getattr_name_ic(rt, v13, &N_label, &L_447, &ic0);
     if (tpl_truthy(v14)) {
       v12 = v14;
     } else {
@@ -4900,39 +4931,39 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v16 = tpl_str(" ", 1u);
     const tpl_value a17[2] = {v12, v16};
     if (!k16)
-      k16 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_445);
-    tpl_value v18 = k16->fn(rt, ctx, 2, a17, &L_445);
+      k16 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_448);
+    tpl_value v18 = k16->fn(rt, ctx, 2, a17, &L_448);
     tpl_ctx_set(rt, ctx, &N_words, v18);
   }
 #line 8 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_446;
-    v19 = tpl_var(rt, ctx, self, &N_item, &L_447);
-    v20 = tpl_getattr_name_ic(rt, v19, &N_label, &L_448, &ic1);
+    rt->loc = &L_449;
+    v19 = tpl_var(rt, ctx, self, &N_item, &L_450);
+    v20 = tpl_getattr_name_ic(rt, v19, &N_label, &L_451, &ic1);
     bool b21 = tpl_truthy(v20);
     if (b21) {
-      v22 = tpl_var(rt, ctx, self, &N_number, &L_449);
+      v22 = tpl_var(rt, ctx, self, &N_number, &L_452);
       tpl_value v23 = tpl_str("", 0u);
       bool b24 = !tpl_loose_eq(rt, v22, v23);
       b21 = b24;
     }
     if (b21) {
-      v25 = tpl_var(rt, ctx, self, &N_words, &L_450);
+      v25 = tpl_var(rt, ctx, self, &N_words, &L_453);
       const tpl_value a26[1] = {v25};
       if (!k17)
-        k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_451);
-      tpl_value v27 = k17->fn(rt, ctx, 1, a26, &L_451);
+        k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_454);
+      tpl_value v27 = k17->fn(rt, ctx, 1, a26, &L_454);
       tpl_value v28 = tpl_int(INT64_C(1));
       bool b29 = tpl_compare(rt, v28, v27) < 0;
       b21 = b29;
     }
     if (b21) {
-      v30 = tpl_var(rt, ctx, self, &N_words, &L_452);
+      v30 = tpl_var(rt, ctx, self, &N_words, &L_455);
       const tpl_value a31[1] = {v30};
       if (!k18)
-        k18 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_453);
-      tpl_value v32 = k18->fn(rt, ctx, 1, a31, &L_453);
-      v33 = tpl_var(rt, ctx, self, &N_number, &L_454);
+        k18 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_456);
+      tpl_value v32 = k18->fn(rt, ctx, 1, a31, &L_456);
+      v33 = tpl_var(rt, ctx, self, &N_number, &L_457);
       bool b34 = tpl_loose_eq(rt, v32, v33);
       b21 = b34;
     }
@@ -4941,33 +4972,33 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<span class=\"label\"><span class=\"label-word\">", 45);
 #line 9 "themes/tech/common/partials/heading.twig"
       {
-        rt->loc = &L_455;
-        v35 = tpl_var(rt, ctx, self, &N_words, &L_456);
+        rt->loc = &L_458;
+        v35 = tpl_var(rt, ctx, self, &N_words, &L_459);
         tpl_value v36 = tpl_int(INT64_C(0));
         const tpl_value a37[1] = {v35};
         if (!k17)
-          k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_457);
-        tpl_value v38 = k17->fn(rt, ctx, 1, a37, &L_457);
+          k17 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_460);
+        tpl_value v38 = k17->fn(rt, ctx, 1, a37, &L_460);
         tpl_value v39 = tpl_int(INT64_C(1));
-        tpl_value v40 = tpl_op_sub(rt, v38, v39, &L_458);
+        tpl_value v40 = tpl_op_sub(rt, v38, v39, &L_461);
         const tpl_value a41[3] = {v35, v36, v40};
         if (!k19)
-          k19 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_459);
-        tpl_value v42 = k19->fn(rt, ctx, 3, a41, &L_459);
+          k19 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_462);
+        tpl_value v42 = k19->fn(rt, ctx, 3, a41, &L_462);
         tpl_value v43 = tpl_str(" ", 1u);
         const tpl_value a44[2] = {v42, v43};
         if (!k20)
-          k20 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_460);
-        tpl_value v45 = k20->fn(rt, ctx, 2, a44, &L_460);
+          k20 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_463);
+        tpl_value v45 = k20->fn(rt, ctx, 2, a44, &L_463);
         tpl_out_value(rt, v45);
       }
 #line 9 "themes/tech/common/partials/heading.twig"
       tpl_out(rt, "</span> <span class=\"label-number\">", 35);
 #line 9 "themes/tech/common/partials/heading.twig"
       {
-        rt->loc = &L_461;
-        v46 = tpl_var(rt, ctx, self, &N_number, &L_462);
-        tpl_value v47 = tpl_escape_value(rt, v46, TPL_ESC_HTML, &L_463);
+        rt->loc = &L_464;
+        v46 = tpl_var(rt, ctx, self, &N_number, &L_465);
+        tpl_value v47 = tpl_escape_value(rt, v46, TPL_ESC_HTML, &L_466);
         tpl_out_value(rt, v47);
       }
 #line 9 "themes/tech/common/partials/heading.twig"
@@ -4980,7 +5011,7 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         tpl_out(rt, "<span class=\"label\">", 20);
 #line 11 "themes/tech/common/partials/heading.twig"
         {
-          rt->loc = &L_464;
+          rt->loc = &L_467;
           tpl_out_value(rt, v20);
         }
 #line 11 "themes/tech/common/partials/heading.twig"
@@ -4990,10 +5021,10 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 13 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_465;
+    rt->loc = &L_468;
     bool b49 = tpl_truthy(v20);
     if (b49) {
-      v50 = tpl_getattr_name_ic(rt, v19, &N_title, &L_466, &ic2);
+      v50 = tpl_getattr_name_ic(rt, v19, &N_title, &L_469, &ic2);
       bool b51 = tpl_truthy(v50);
       b49 = b51;
     }
@@ -5004,15 +5035,15 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 14 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_467;
-    v52 = tpl_getattr_name_ic(rt, v19, &N_title, &L_468, &ic3);
+    rt->loc = &L_470;
+    v52 = tpl_getattr_name_ic(rt, v19, &N_title, &L_471, &ic3);
     bool b53 = tpl_truthy(v52);
     if (b53) {
 #line 14 "themes/tech/common/partials/heading.twig"
       tpl_out(rt, "<span class=\"title\">", 20);
 #line 14 "themes/tech/common/partials/heading.twig"
       {
-        rt->loc = &L_469;
+        rt->loc = &L_472;
         tpl_out_value(rt, v52);
       }
 #line 14 "themes/tech/common/partials/heading.twig"
@@ -5043,24 +5074,24 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_470;
-    v0 = tpl_var(rt, ctx, self, &N_entry, &L_471);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_472, &ic0);
+    rt->loc = &L_473;
+    v0 = tpl_var(rt, ctx, self, &N_entry, &L_474);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_475, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 6 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_473;
+        rt->loc = &L_476;
         tpl_out_value(rt, v1);
       }
 #line 6 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_474;
-        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_475, &ic1);
+        rt->loc = &L_477;
+        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_478, &ic1);
         bool b4 = tpl_truthy(v3);
         if (b4) {
 #line 6 "themes/tech/common/partials/macros.twig"
@@ -5071,8 +5102,8 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_476;
-    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_477, &ic2);
+    rt->loc = &L_479;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_480, &ic2);
     tpl_out_value(rt, v5);
   }
 }
@@ -5094,7 +5125,7 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 13 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_478;
+    rt->loc = &L_481;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_entry, &v3);
     if (!b2)
@@ -5116,9 +5147,9 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 14 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_479;
+    rt->loc = &L_482;
     tpl_value v7 = tpl_str("<a ", 3u);
-    v8 = tpl_var(rt, ctx, self, &N_title, &L_480);
+    v8 = tpl_var(rt, ctx, self, &N_title, &L_483);
     bool b9 = tpl_op_in(rt, v7, v8);
     if (!b9) {
       tpl_value v10 = tpl_str(" id=", 4u);
@@ -5128,22 +5159,22 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     if (b9) {
 #line 14 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_481;
+        rt->loc = &L_484;
         const tpl_value a12[1] = {v8};
         if (!k21)
-          k21 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_482);
-        tpl_value v13 = k21->fn(rt, ctx, 1, a12, &L_482);
+          k21 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_485);
+        tpl_value v13 = k21->fn(rt, ctx, 1, a12, &L_485);
         const tpl_value a14[1] = {v13};
         if (!k22)
-          k22 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_483);
-        tpl_value v15 = k22->fn(rt, ctx, 1, a14, &L_483);
+          k22 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_486);
+        tpl_value v15 = k22->fn(rt, ctx, 1, a14, &L_486);
         tpl_ctx_set(rt, ctx, &N_title, v15);
       }
     }
   }
 #line 15 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_484;
+    rt->loc = &L_487;
     tpl_map *m16 = tpl_map_new(rt->arena, 2);
     tpl_value v17 = tpl_str("label", 5u);
     tpl_value v21 = tpl_null();
@@ -5165,11 +5196,11 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     }
     tpl_map_set(rt->arena, m16, v17, v23);
     tpl_value v25 = tpl_str("title", 5u);
-    v26 = tpl_var(rt, ctx, self, &N_title, &L_485);
+    v26 = tpl_var(rt, ctx, self, &N_title, &L_488);
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_486);
+    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_489);
     tpl_out_value(rt, v29);
   }
 }
@@ -5194,30 +5225,30 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 21 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_487;
+    rt->loc = &L_490;
     tpl_map *m0 = tpl_map_new(rt->arena, 1);
     tpl_value v1 = tpl_str("title", 5u);
     tpl_value v2;
-    v3 = tpl_var(rt, ctx, self, &N_entry, &L_488);
-    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_489, &ic0);
+    v3 = tpl_var(rt, ctx, self, &N_entry, &L_491);
+    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_492, &ic0);
     if (tpl_truthy(v4)) {
       v2 = v4;
     } else {
-      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_490, &ic1);
+      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_493, &ic1);
       v2 = v5;
     }
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_491);
+    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_494);
     const tpl_value a9[1] = {v8};
     if (!k23)
-      k23 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_492);
-    tpl_value v10 = k23->fn(rt, ctx, 1, a9, &L_492);
+      k23 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_495);
+    tpl_value v10 = k23->fn(rt, ctx, 1, a9, &L_495);
     const tpl_value a11[1] = {v10};
     if (!k24)
-      k24 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_493);
-    tpl_value v12 = k24->fn(rt, ctx, 1, a11, &L_493);
+      k24 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_496);
+    tpl_value v12 = k24->fn(rt, ctx, 1, a11, &L_496);
     tpl_out_value(rt, v12);
   }
 }
@@ -5236,9 +5267,9 @@ static tpl_value fn49(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_508);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_511);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_509, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_512, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
@@ -5300,16 +5331,16 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 29 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_494;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_495);
+    rt->loc = &L_497;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_498);
     const tpl_value a1[1] = {v0};
     if (!k25)
-      k25 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_496);
-    bool b2 = !tpl_truthy(k25->fn(rt, ctx, 1, a1, &L_496));
+      k25 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_499);
+    bool b2 = !tpl_truthy(k25->fn(rt, ctx, 1, a1, &L_499));
     if (b2) {
 #line 30 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_497;
+        rt->loc = &L_500;
         tpl_list *l3 = tpl_list_new(rt->arena, 0);
         tpl_value v4 = tpl_list_value(l3);
         tpl_ctx_set(rt, ctx, &N_open, v4);
@@ -5318,30 +5349,30 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 32 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_498;
-        v5 = tpl_var(rt, ctx, self, &N_entries, &L_499);
+        rt->loc = &L_501;
+        v5 = tpl_var(rt, ctx, self, &N_entries, &L_502);
         tpl_iter it6;
         tpl_for_begin(rt, &it6, ctx, v5, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it6)) {
           tpl_for_accept(rt, &it6);
 #line 33 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_500;
-            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_501);
+            rt->loc = &L_503;
+            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_504);
             const tpl_value a8[1] = {v7};
             if (!k25)
-              k25 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_502);
-            bool b9 = !tpl_truthy(k25->fn(rt, it6.scope, 1, a8, &L_502));
+              k25 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_505);
+            bool b9 = !tpl_truthy(k25->fn(rt, it6.scope, 1, a8, &L_505));
             if (b9) {
 #line 34 "themes/tech/common/partials/macros.twig"
               {
-                rt->loc = &L_503;
-                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_504);
-                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_505, &ic0);
+                rt->loc = &L_506;
+                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_507);
+                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_508, &ic0);
                 const tpl_value a12[1] = {v7};
                 if (!k26)
-                  k26 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_506);
-                tpl_value v13 = k26->fn(rt, it6.scope, 1, a12, &L_506);
+                  k26 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_509);
+                tpl_value v13 = k26->fn(rt, it6.scope, 1, a12, &L_509);
                 bool b14 = tpl_compare(rt, v13, v11) < 0;
                 if (b14) {
 #line 35 "themes/tech/common/partials/macros.twig"
@@ -5349,32 +5380,32 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 37 "themes/tech/common/partials/macros.twig"
                   {
-                    rt->loc = &L_507;
+                    rt->loc = &L_510;
                     tpl_value v15 = tpl_closure_new_slots(rt, fn49, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
                     if (!k27)
-                      k27 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_510);
-                    tpl_value v17 = k27->fn(rt, it6.scope, 2, a16, &L_510);
+                      k27 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_513);
+                    tpl_value v17 = k27->fn(rt, it6.scope, 2, a16, &L_513);
                     const tpl_value a18[1] = {v17};
                     if (!k28)
-                      k28 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_511);
-                    tpl_value v19 = k28->fn(rt, it6.scope, 1, a18, &L_511);
+                      k28 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_514);
+                    tpl_value v19 = k28->fn(rt, it6.scope, 1, a18, &L_514);
                     tpl_ctx_set(rt, it6.scope, &N_closing, v19);
                   }
 #line 38 "themes/tech/common/partials/macros.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 39 "themes/tech/common/partials/macros.twig"
                   {
-                    rt->loc = &L_512;
-                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_513);
+                    rt->loc = &L_515;
+                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_516);
                     tpl_value v21 = tpl_int(INT64_C(1));
                     bool b22 = tpl_compare(rt, v21, v20) < 0;
                     if (b22) {
 #line 39 "themes/tech/common/partials/macros.twig"
                       {
-                        rt->loc = &L_514;
+                        rt->loc = &L_517;
                         tpl_value v23 = tpl_int(INT64_C(2));
-                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_515);
+                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_518);
                         tpl_iter it25;
                         tpl_for_begin(rt, &it25, it6.scope, v24, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it25)) {
@@ -5389,18 +5420,18 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 41 "themes/tech/common/partials/macros.twig"
                   {
-                    rt->loc = &L_516;
-                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_517);
+                    rt->loc = &L_519;
+                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_520);
                     tpl_value v28 = tpl_int(INT64_C(0));
                     const tpl_value a29[1] = {v27};
                     if (!k28)
-                      k28 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_518);
-                    tpl_value v30 = k28->fn(rt, it6.scope, 1, a29, &L_518);
-                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_519);
+                      k28 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_521);
+                    tpl_value v30 = k28->fn(rt, it6.scope, 1, a29, &L_521);
+                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_522);
                     const tpl_value a32[3] = {v27, v28, v31};
                     if (!k29)
-                      k29 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_520);
-                    tpl_value v33 = k29->fn(rt, it6.scope, 3, a32, &L_520);
+                      k29 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_523);
+                    tpl_value v33 = k29->fn(rt, it6.scope, 3, a32, &L_523);
                     tpl_ctx_set(rt, it6.scope, &N_open, v33);
                   }
                 }
@@ -5409,22 +5440,22 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 44 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_521;
-            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_522);
-            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_523);
-            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_524, &ic1);
+            rt->loc = &L_524;
+            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_525);
+            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_526);
+            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_527, &ic1);
             tpl_list *l37 = tpl_list_new(rt->arena, 1);
             l37->items[0] = v36;
             tpl_value v38 = tpl_list_value(l37);
             const tpl_value a39[2] = {v34, v38};
             if (!k30)
-              k30 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_525);
-            tpl_value v40 = k30->fn(rt, it6.scope, 2, a39, &L_525);
+              k30 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_528);
+            tpl_value v40 = k30->fn(rt, it6.scope, 2, a39, &L_528);
             tpl_ctx_set(rt, it6.scope, &N_open, v40);
           }
 #line 45 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_526;
+            rt->loc = &L_529;
             tpl_value v44 = tpl_null();
             bool b43 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v44);
             if (!b43)
@@ -5440,8 +5471,8 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v46 = v42;
             } else {
               tpl_value v47 = tpl_str("#", 1u);
-              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_527);
-              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_528, &ic2);
+              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_530);
+              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_531, &ic2);
               tpl_value v50 = tpl_op_concat(rt, v47, v49);
               v46 = v50;
             }
@@ -5451,7 +5482,7 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li class=\"", 11);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_529;
+            rt->loc = &L_532;
             tpl_value v56 = tpl_null();
             bool b55 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v56);
             if (!b55)
@@ -5479,11 +5510,11 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b61) {
 #line 46 "themes/tech/common/partials/macros.twig"
               {
-                rt->loc = &L_530;
-                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_531);
-                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_532, &ic3);
-                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_533, &ic4);
-                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_534);
+                rt->loc = &L_533;
+                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_534);
+                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_535, &ic3);
+                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_536, &ic4);
+                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_537);
                 tpl_out_value(rt, v65);
               }
 #line 46 "themes/tech/common/partials/macros.twig"
@@ -5494,31 +5525,31 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_535;
-            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_536);
-            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_537, &ic5);
+            rt->loc = &L_538;
+            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_539);
+            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_540, &ic5);
             tpl_out_value(rt, v67);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_538;
-            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_539);
+            rt->loc = &L_541;
+            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_542);
             tpl_out_value(rt, v68);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_540;
-            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_541);
+            rt->loc = &L_543;
+            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_544);
             tpl_out_value(rt, v69);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
           tpl_out(rt, "\"", 1);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_542;
-            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_543);
+            rt->loc = &L_545;
+            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_546);
             bool b71 = tpl_truthy(v70);
             if (b71) {
               bool b72 = tpl_loose_eq(rt, v69, v70);
@@ -5533,9 +5564,9 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, ">", 1);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_544;
+            rt->loc = &L_547;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_545);
+            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_548);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
@@ -5546,24 +5577,24 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 49 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_546;
-        v75 = tpl_var(rt, ctx, self, &N_open, &L_547);
+        rt->loc = &L_549;
+        v75 = tpl_var(rt, ctx, self, &N_open, &L_550);
         const tpl_value a76[1] = {v75};
         if (!k28)
-          k28 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_548);
-        tpl_value v77 = k28->fn(rt, ctx, 1, a76, &L_548);
+          k28 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_551);
+        tpl_value v77 = k28->fn(rt, ctx, 1, a76, &L_551);
         tpl_value v78 = tpl_int(INT64_C(1));
         bool b79 = tpl_compare(rt, v78, v77) < 0;
         if (b79) {
 #line 49 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_549;
+            rt->loc = &L_552;
             tpl_value v80 = tpl_int(INT64_C(2));
             const tpl_value a81[1] = {v75};
             if (!k28)
-              k28 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_550);
-            tpl_value v82 = k28->fn(rt, ctx, 1, a81, &L_550);
-            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_551);
+              k28 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_553);
+            tpl_value v82 = k28->fn(rt, ctx, 1, a81, &L_553);
+            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_554);
             tpl_iter it84;
             tpl_for_begin(rt, &it84, ctx, v83, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it84)) {
@@ -5621,18 +5652,18 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 57 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_552;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_553);
+    rt->loc = &L_555;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_556);
     const tpl_value a1[1] = {v0};
     if (!k31)
-      k31 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_554);
-    bool b2 = !tpl_truthy(k31->fn(rt, ctx, 1, a1, &L_554));
+      k31 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_557);
+    bool b2 = !tpl_truthy(k31->fn(rt, ctx, 1, a1, &L_557));
     if (b2) {
 #line 58 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "<nav class=\"", 12);
 #line 58 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_555;
+        rt->loc = &L_558;
         tpl_value v4 = tpl_null();
         bool b3 = tpl_var_probe(rt, ctx, self, &N_class, &v4);
         if (!b3)
@@ -5650,34 +5681,34 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "\" aria-labelledby=\"", 19);
 #line 58 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_556;
-        v7 = tpl_var(rt, ctx, self, &N_id, &L_557);
+        rt->loc = &L_559;
+        v7 = tpl_var(rt, ctx, self, &N_id, &L_560);
         tpl_out_value(rt, v7);
       }
 #line 58 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "\">\n<h2 class=\"toc-title\" id=\"", 29);
 #line 59 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_558;
+        rt->loc = &L_561;
         tpl_out_value(rt, v7);
       }
 #line 59 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "\">", 2);
 #line 59 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_559;
-        v8 = tpl_var(rt, ctx, self, &N_title, &L_560);
+        rt->loc = &L_562;
+        v8 = tpl_var(rt, ctx, self, &N_title, &L_563);
         tpl_out_value(rt, v8);
       }
 #line 59 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "</h2>\n", 6);
 #line 60 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_561;
-        v9 = tpl_var(rt, ctx, self, &N_root, &L_562);
-        v10 = tpl_var(rt, ctx, self, &N_current, &L_563);
+        rt->loc = &L_564;
+        v9 = tpl_var(rt, ctx, self, &N_root, &L_565);
+        v10 = tpl_var(rt, ctx, self, &N_current, &L_566);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_564);
+        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_567);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/tech/common/partials/macros.twig"
@@ -5686,20 +5717,102 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 }
 
+#line 70 "themes/tech/common/partials/macros.twig"
+static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+  (void)ctx;
+  const tpl_template *self = def->owner;
+  (void)self;
+  const tpl_blocks *blocks = tpl_blocks_of(rt, self);
+  (void)blocks;
+  const tpl_callable *k32 = NULL;
+  tpl_value v0 = tpl_null();
+#line 70 "themes/tech/common/partials/macros.twig"
+  if (!tpl_ctx_has_own(ctx, &N_s)) {
+    tpl_ctx_set_own(rt, ctx, &N_s, tpl_null());
+  }
+#line 71 "themes/tech/common/partials/macros.twig"
+  {
+    rt->loc = &L_568;
+    v0 = tpl_var(rt, ctx, self, &N_s, &L_569);
+    tpl_map *m1 = tpl_map_new(rt->arena, 19);
+    tpl_value v2 = tpl_str("&", 1u);
+    tpl_value v3 = tpl_str("&amp;", 5u);
+    tpl_map_set(rt->arena, m1, v2, v3);
+    tpl_value v4 = tpl_str("<", 1u);
+    tpl_value v5 = tpl_str("&lt;", 4u);
+    tpl_map_set(rt->arena, m1, v4, v5);
+    tpl_value v6 = tpl_str(">", 1u);
+    tpl_value v7 = tpl_str("&gt;", 4u);
+    tpl_map_set(rt->arena, m1, v6, v7);
+    tpl_value v8 = tpl_str("\"", 1u);
+    tpl_value v9 = tpl_str("&quot;", 6u);
+    tpl_map_set(rt->arena, m1, v8, v9);
+    tpl_value v10 = tpl_str("\\", 1u);
+    tpl_value v11 = tpl_str("&#92;", 5u);
+    tpl_map_set(rt->arena, m1, v10, v11);
+    tpl_value v12 = tpl_str("`", 1u);
+    tpl_value v13 = tpl_str("&#96;", 5u);
+    tpl_map_set(rt->arena, m1, v12, v13);
+    tpl_value v14 = tpl_str("*", 1u);
+    tpl_value v15 = tpl_str("&#42;", 5u);
+    tpl_map_set(rt->arena, m1, v14, v15);
+    tpl_value v16 = tpl_str("_", 1u);
+    tpl_value v17 = tpl_str("&#95;", 5u);
+    tpl_map_set(rt->arena, m1, v16, v17);
+    tpl_value v18 = tpl_str("[", 1u);
+    tpl_value v19 = tpl_str("&#91;", 5u);
+    tpl_map_set(rt->arena, m1, v18, v19);
+    tpl_value v20 = tpl_str("]", 1u);
+    tpl_value v21 = tpl_str("&#93;", 5u);
+    tpl_map_set(rt->arena, m1, v20, v21);
+    tpl_value v22 = tpl_str("!", 1u);
+    tpl_value v23 = tpl_str("&#33;", 5u);
+    tpl_map_set(rt->arena, m1, v22, v23);
+    tpl_value v24 = tpl_str("~", 1u);
+    tpl_value v25 = tpl_str("&#126;", 6u);
+    tpl_map_set(rt->arena, m1, v24, v25);
+    tpl_value v26 = tpl_str("|", 1u);
+    tpl_value v27 = tpl_str("&#124;", 6u);
+    tpl_map_set(rt->arena, m1, v26, v27);
+    tpl_value v28 = tpl_str("#", 1u);
+    tpl_value v29 = tpl_str("&#35;", 5u);
+    tpl_map_set(rt->arena, m1, v28, v29);
+    tpl_value v30 = tpl_str("-", 1u);
+    tpl_value v31 = tpl_str("&#45;", 5u);
+    tpl_map_set(rt->arena, m1, v30, v31);
+    tpl_value v32 = tpl_str("+", 1u);
+    tpl_value v33 = tpl_str("&#43;", 5u);
+    tpl_map_set(rt->arena, m1, v32, v33);
+    tpl_value v34 = tpl_str(".", 1u);
+    tpl_value v35 = tpl_str("&#46;", 5u);
+    tpl_map_set(rt->arena, m1, v34, v35);
+    tpl_value v36 = tpl_str("=", 1u);
+    tpl_value v37 = tpl_str("&#61;", 5u);
+    tpl_map_set(rt->arena, m1, v36, v37);
+    tpl_value v38 = tpl_str("\n", 1u);
+    tpl_value v39 = tpl_str(" ", 1u);
+    tpl_map_set(rt->arena, m1, v38, v39);
+    tpl_value v40 = tpl_map_or_list(rt->arena, m1);
+    const tpl_value a41[2] = {v0, v40};
+    if (!k32)
+      k32 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_570);
+    tpl_value v42 = k32->fn(rt, ctx, 2, a41, &L_570);
+    tpl_out_value(rt, v42);
+  }
+}
+
 #line 1 "themes/tech/common/partials/macros.twig"
-static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
-#line 64 "themes/tech/common/partials/macros.twig"
-  tpl_out(rt, "\n", 1);
 }
 
 /* ---- partials/search.twig ---- */
 
 #line 1 "themes/tech/html_chunked/partials/search.twig"
-static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn53(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -5708,7 +5821,7 @@ static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_value v11 = tpl_null();
 #line 4 "themes/tech/html_chunked/partials/search.twig"
   {
-    rt->loc = &L_565;
+    rt->loc = &L_571;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_edition, &v3);
     if (!b2)
@@ -5732,21 +5845,21 @@ static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<div class=\"search\" role=\"search\" hidden data-root=\"", 52);
 #line 5 "themes/tech/html_chunked/partials/search.twig"
       {
-        rt->loc = &L_566;
-        v8 = tpl_var(rt, ctx, self, &N_root, &L_567);
+        rt->loc = &L_572;
+        v8 = tpl_var(rt, ctx, self, &N_root, &L_573);
         tpl_out_value(rt, v8);
       }
 #line 5 "themes/tech/html_chunked/partials/search.twig"
       tpl_out(rt, "\" data-none=\"", 13);
 #line 5 "themes/tech/html_chunked/partials/search.twig"
       {
-        rt->loc = &L_568;
+        rt->loc = &L_574;
         bool b9 = true;
-        v11 = tpl_var(rt, ctx, self, &N_app, &L_569);
+        v11 = tpl_var(rt, ctx, self, &N_app, &L_575);
         tpl_value v12 = tpl_str("getLabel", 8u);
         tpl_value v13 = tpl_str("search_none", 11u);
         const tpl_value a14[1] = {v13};
-        tpl_value v15 = tpl_call_method(rt, v11, v12, 1, a14, &L_570);
+        tpl_value v15 = tpl_call_method(rt, v11, v12, 1, a14, &L_576);
         tpl_value v10 = v15;
         tpl_value v16;
         if (b9 && !tpl_is_empty(rt, v10)) {
@@ -5755,19 +5868,19 @@ static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_value v17 = tpl_str("No results", 10u);
           v16 = v17;
         }
-        tpl_value v18 = tpl_escape_value(rt, v16, TPL_ESC_HTML, &L_571);
+        tpl_value v18 = tpl_escape_value(rt, v16, TPL_ESC_HTML, &L_577);
         tpl_out_value(rt, v18);
       }
 #line 5 "themes/tech/html_chunked/partials/search.twig"
       tpl_out(rt, "\" data-one=\"", 12);
 #line 5 "themes/tech/html_chunked/partials/search.twig"
       {
-        rt->loc = &L_572;
+        rt->loc = &L_578;
         bool b19 = true;
         tpl_value v21 = tpl_str("getLabel", 8u);
         tpl_value v22 = tpl_str("search_one", 10u);
         const tpl_value a23[1] = {v22};
-        tpl_value v24 = tpl_call_method(rt, v11, v21, 1, a23, &L_573);
+        tpl_value v24 = tpl_call_method(rt, v11, v21, 1, a23, &L_579);
         tpl_value v20 = v24;
         tpl_value v25;
         if (b19 && !tpl_is_empty(rt, v20)) {
@@ -5776,19 +5889,19 @@ static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_value v26 = tpl_str("1 result", 8u);
           v25 = v26;
         }
-        tpl_value v27 = tpl_escape_value(rt, v25, TPL_ESC_HTML, &L_574);
+        tpl_value v27 = tpl_escape_value(rt, v25, TPL_ESC_HTML, &L_580);
         tpl_out_value(rt, v27);
       }
 #line 5 "themes/tech/html_chunked/partials/search.twig"
       tpl_out(rt, "\" data-many=\"", 13);
 #line 5 "themes/tech/html_chunked/partials/search.twig"
       {
-        rt->loc = &L_575;
+        rt->loc = &L_581;
         bool b28 = true;
         tpl_value v30 = tpl_str("getLabel", 8u);
         tpl_value v31 = tpl_str("search_many", 11u);
         const tpl_value a32[1] = {v31};
-        tpl_value v33 = tpl_call_method(rt, v11, v30, 1, a32, &L_576);
+        tpl_value v33 = tpl_call_method(rt, v11, v30, 1, a32, &L_582);
         tpl_value v29 = v33;
         tpl_value v34;
         if (b28 && !tpl_is_empty(rt, v29)) {
@@ -5797,19 +5910,19 @@ static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_value v35 = tpl_str("%d results", 10u);
           v34 = v35;
         }
-        tpl_value v36 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_577);
+        tpl_value v36 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_583);
         tpl_out_value(rt, v36);
       }
 #line 5 "themes/tech/html_chunked/partials/search.twig"
       tpl_out(rt, "\">\n<label class=\"visually-hidden\" for=\"search-input\">", 53);
 #line 6 "themes/tech/html_chunked/partials/search.twig"
       {
-        rt->loc = &L_578;
+        rt->loc = &L_584;
         bool b37 = true;
         tpl_value v39 = tpl_str("getLabel", 8u);
         tpl_value v40 = tpl_str("search", 6u);
         const tpl_value a41[1] = {v40};
-        tpl_value v42 = tpl_call_method(rt, v11, v39, 1, a41, &L_579);
+        tpl_value v42 = tpl_call_method(rt, v11, v39, 1, a41, &L_585);
         tpl_value v38 = v42;
         tpl_value v43;
         if (b37 && !tpl_is_empty(rt, v38)) {
@@ -5818,7 +5931,7 @@ static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_value v44 = tpl_str("Search", 6u);
           v43 = v44;
         }
-        tpl_value v45 = tpl_escape_value(rt, v43, TPL_ESC_HTML, &L_580);
+        tpl_value v45 = tpl_escape_value(rt, v43, TPL_ESC_HTML, &L_586);
         tpl_out_value(rt, v45);
       }
 #line 6 "themes/tech/html_chunked/partials/search.twig"
@@ -5826,12 +5939,12 @@ static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
                  "<input class=\"search-input\" id=\"search-input\" type=\"search\" placeholder=\"", 82);
 #line 7 "themes/tech/html_chunked/partials/search.twig"
       {
-        rt->loc = &L_581;
+        rt->loc = &L_587;
         bool b46 = true;
         tpl_value v48 = tpl_str("getLabel", 8u);
         tpl_value v49 = tpl_str("search", 6u);
         const tpl_value a50[1] = {v49};
-        tpl_value v51 = tpl_call_method(rt, v11, v48, 1, a50, &L_582);
+        tpl_value v51 = tpl_call_method(rt, v11, v48, 1, a50, &L_588);
         tpl_value v47 = v51;
         tpl_value v52;
         if (b46 && !tpl_is_empty(rt, v47)) {
@@ -5840,7 +5953,7 @@ static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_value v53 = tpl_str("Search", 6u);
           v52 = v53;
         }
-        tpl_value v54 = tpl_escape_value(rt, v52, TPL_ESC_HTML, &L_583);
+        tpl_value v54 = tpl_escape_value(rt, v52, TPL_ESC_HTML, &L_589);
         tpl_out_value(rt, v54);
       }
 #line 7 "themes/tech/html_chunked/partials/search.twig"
@@ -5853,14 +5966,14 @@ static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
                  "<script src=\"", 227);
 #line 13 "themes/tech/html_chunked/partials/search.twig"
       {
-        rt->loc = &L_584;
+        rt->loc = &L_590;
         tpl_out_value(rt, v8);
       }
 #line 13 "themes/tech/html_chunked/partials/search.twig"
       tpl_out(rt, "search-index.js\" defer></script>\n<script src=\"", 46);
 #line 14 "themes/tech/html_chunked/partials/search.twig"
       {
-        rt->loc = &L_585;
+        rt->loc = &L_591;
         tpl_out_value(rt, v8);
       }
 #line 14 "themes/tech/html_chunked/partials/search.twig"
@@ -5872,7 +5985,7 @@ static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- style.css.twig ---- */
 
 #line 6 "themes/tech/common/style.css.twig"
-static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5880,134 +5993,134 @@ static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 6 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_586;
+    rt->loc = &L_592;
     tpl_value v0 = tpl_str("css/variables.css.twig", 22u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_586);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_592);
   }
 }
 
 #line 7 "themes/tech/common/style.css.twig"
-static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
-  (void)rt;
-  (void)ctx;
-  (void)blocks;
-  const tpl_template *self = def->owner;
-  (void)self;
-#line 7 "themes/tech/common/style.css.twig"
-  {
-    rt->loc = &L_587;
-    tpl_value v0 = tpl_str("css/base.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_587);
-  }
-}
-
-#line 8 "themes/tech/common/style.css.twig"
 static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 8 "themes/tech/common/style.css.twig"
+#line 7 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_588;
-    tpl_value v0 = tpl_str("css/typography.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_588);
+    rt->loc = &L_593;
+    tpl_value v0 = tpl_str("css/base.css.twig", 17u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_593);
   }
 }
 
-#line 9 "themes/tech/common/style.css.twig"
+#line 8 "themes/tech/common/style.css.twig"
 static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 9 "themes/tech/common/style.css.twig"
+#line 8 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_589;
-    tpl_value v0 = tpl_str("css/content.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_589);
+    rt->loc = &L_594;
+    tpl_value v0 = tpl_str("css/typography.css.twig", 23u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_594);
   }
 }
 
-#line 10 "themes/tech/common/style.css.twig"
+#line 9 "themes/tech/common/style.css.twig"
 static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 10 "themes/tech/common/style.css.twig"
+#line 9 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_590;
-    tpl_value v0 = tpl_str("css/code.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_590);
+    rt->loc = &L_595;
+    tpl_value v0 = tpl_str("css/content.css.twig", 20u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_595);
   }
 }
 
-#line 11 "themes/tech/common/style.css.twig"
+#line 10 "themes/tech/common/style.css.twig"
 static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 11 "themes/tech/common/style.css.twig"
+#line 10 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_591;
-    tpl_value v0 = tpl_str("css/figures.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_591);
+    rt->loc = &L_596;
+    tpl_value v0 = tpl_str("css/code.css.twig", 17u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_596);
   }
 }
 
-#line 12 "themes/tech/common/style.css.twig"
+#line 11 "themes/tech/common/style.css.twig"
 static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 12 "themes/tech/common/style.css.twig"
+#line 11 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_592;
-    tpl_value v0 = tpl_str("css/tables.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_592);
+    rt->loc = &L_597;
+    tpl_value v0 = tpl_str("css/figures.css.twig", 20u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_597);
   }
 }
 
-#line 13 "themes/tech/common/style.css.twig"
+#line 12 "themes/tech/common/style.css.twig"
 static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-#line 13 "themes/tech/common/style.css.twig"
+#line 12 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_593;
-    tpl_value v0 = tpl_str("css/items.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_593);
+    rt->loc = &L_598;
+    tpl_value v0 = tpl_str("css/tables.css.twig", 19u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_598);
   }
 }
 
-#line 14 "themes/tech/common/style.css.twig"
+#line 13 "themes/tech/common/style.css.twig"
 static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
+#line 13 "themes/tech/common/style.css.twig"
+  {
+    rt->loc = &L_599;
+    tpl_value v0 = tpl_str("css/items.css.twig", 18u);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_599);
+  }
+}
+
+#line 14 "themes/tech/common/style.css.twig"
+static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+  (void)rt;
+  (void)ctx;
+  (void)blocks;
+  const tpl_template *self = def->owner;
+  (void)self;
 #line 14 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_594;
+    rt->loc = &L_600;
     tpl_value v0 = tpl_str("css/layout.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_594);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_600);
   }
 }
 
 #line 15 "themes/tech/common/style.css.twig"
-static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -6015,14 +6128,14 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 15 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_595;
+    rt->loc = &L_601;
     tpl_value v0 = tpl_str("css/navigation.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_595);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_601);
   }
 }
 
 #line 16 "themes/tech/common/style.css.twig"
-static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -6033,9 +6146,9 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 16 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_596;
-    v0 = tpl_var(rt, ctx, self, &N_edition, &L_597);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_format, &L_598, &ic0);
+    rt->loc = &L_602;
+    v0 = tpl_var(rt, ctx, self, &N_edition, &L_603);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_format, &L_604, &ic0);
     tpl_value v2 = tpl_str("html_chunked", 12u);
     bool b3 = tpl_loose_eq(rt, v1, v2);
     if (b3) {
@@ -6062,16 +6175,16 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     if (b3) {
 #line 16 "themes/tech/common/style.css.twig"
       {
-        rt->loc = &L_599;
+        rt->loc = &L_605;
         tpl_value v12 = tpl_str("css/search.css.twig", 19u);
-        tpl_include(rt, ctx, v12, tpl_null(), false, false, &L_599);
+        tpl_include(rt, ctx, v12, tpl_null(), false, false, &L_605);
       }
     }
   }
 }
 
 #line 17 "themes/tech/common/style.css.twig"
-static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -6079,14 +6192,14 @@ static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 17 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_600;
+    rt->loc = &L_606;
     tpl_value v0 = tpl_str("css/print.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_600);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_606);
   }
 }
 
 #line 18 "themes/tech/common/style.css.twig"
-static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn66(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -6095,7 +6208,7 @@ static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/common/style.css.twig"
-static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -6104,75 +6217,75 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "/* Octavo, theme \"tech\": HTML and website editions */\n", 54);
 #line 6 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_601;
-    tpl_display_block(rt, ctx, blocks, &N_variables, &L_601);
+    rt->loc = &L_607;
+    tpl_display_block(rt, ctx, blocks, &N_variables, &L_607);
   }
 #line 7 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_602;
-    tpl_display_block(rt, ctx, blocks, &N_base, &L_602);
+    rt->loc = &L_608;
+    tpl_display_block(rt, ctx, blocks, &N_base, &L_608);
   }
 #line 8 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_603;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_603);
+    rt->loc = &L_609;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_609);
   }
 #line 9 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_604;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_604);
+    rt->loc = &L_610;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_610);
   }
 #line 10 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_605;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_605);
+    rt->loc = &L_611;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_611);
   }
 #line 11 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_606;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_606);
+    rt->loc = &L_612;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_612);
   }
 #line 12 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_607;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_607);
+    rt->loc = &L_613;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_613);
   }
 #line 13 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_608;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_608);
+    rt->loc = &L_614;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_614);
   }
 #line 14 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_609;
-    tpl_display_block(rt, ctx, blocks, &N_layout, &L_609);
+    rt->loc = &L_615;
+    tpl_display_block(rt, ctx, blocks, &N_layout, &L_615);
   }
 #line 15 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_610;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_610);
+    rt->loc = &L_616;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_616);
   }
 #line 16 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_611;
-    tpl_display_block(rt, ctx, blocks, &N_search, &L_611);
+    rt->loc = &L_617;
+    tpl_display_block(rt, ctx, blocks, &N_search, &L_617);
   }
 #line 17 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_612;
-    tpl_display_block(rt, ctx, blocks, &N_print, &L_612);
+    rt->loc = &L_618;
+    tpl_display_block(rt, ctx, blocks, &N_print, &L_618);
   }
 #line 18 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_613;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_613);
+    rt->loc = &L_619;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_619);
   }
 }
 
 /* ---- table.twig ---- */
 
 #line 1 "themes/tech/common/table.twig"
-static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -6196,12 +6309,12 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_614;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_615);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_616, &ic0);
+    rt->loc = &L_620;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_621);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_622, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_617, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_623, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -6212,16 +6325,16 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_618;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_619);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_620, &ic2);
+    rt->loc = &L_624;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_625);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_626, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/tech/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_621;
+        rt->loc = &L_627;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/tech/common/table.twig"
@@ -6232,22 +6345,22 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_622;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_623);
+    rt->loc = &L_628;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_629);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/tech/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_624;
+        rt->loc = &L_630;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/tech/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_625;
+            rt->loc = &L_631;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/tech/common/table.twig"
@@ -6258,23 +6371,23 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_626;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_627, &ic3);
+        rt->loc = &L_632;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_633, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/tech/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_628;
+            rt->loc = &L_634;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/tech/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_629;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_630, &ic4);
+            rt->loc = &L_635;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_636, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/tech/common/table.twig"
@@ -6285,8 +6398,8 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_631;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_632, &ic5);
+        rt->loc = &L_637;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_638, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/tech/common/table.twig"
@@ -6297,7 +6410,7 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_633;
+    rt->loc = &L_639;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -6308,7 +6421,7 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_634;
+        rt->loc = &L_640;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/tech/common/table.twig"
@@ -6319,8 +6432,8 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_635;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_636, &ic6);
+    rt->loc = &L_641;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_642, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/tech/common/table.twig"
@@ -6330,68 +6443,94 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.md.twig ---- */
 
 #line 1 "themes/tech/contents/title.md.twig"
-static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
-  tpl_value v0 = tpl_null();
+  const tpl_callable *k33 = NULL;
   tpl_value v1 = tpl_null();
-  tpl_value v3 = tpl_null();
-  tpl_value v6 = tpl_null();
+  tpl_value v2 = tpl_null();
+  tpl_value v5 = tpl_null();
+  tpl_value v14 = tpl_null();
   tpl_ic ic0 = {0, NULL};
   tpl_ic ic1 = {0, NULL};
   tpl_ic ic2 = {0, NULL};
-#line 3 "themes/tech/contents/title.md.twig"
-  tpl_out(rt, "# ", 2);
-#line 3 "themes/tech/contents/title.md.twig"
+#line 6 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_637;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_638);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_639, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_640);
-    tpl_out_value(rt, v2);
+    rt->loc = &L_643;
+    tpl_value v0 = tpl_str("partials/macros.twig", 20u);
+    tpl_import(rt, self, 0, v0, &L_643);
   }
-#line 3 "themes/tech/contents/title.md.twig"
-  tpl_out(rt, "\n\n", 2);
-#line 5 "themes/tech/contents/title.md.twig"
+#line 7 "themes/tech/contents/title.md.twig"
+  tpl_out(rt, "# ", 2);
+#line 7 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_641;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_642, &ic1);
-    bool b4 = tpl_truthy(v3);
-    if (b4) {
-#line 6 "themes/tech/contents/title.md.twig"
+    rt->loc = &L_644;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_645);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_646, &ic0);
+    const tpl_value a3[1] = {v2};
+    tpl_value v4 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a3, NULL, &L_647);
+    tpl_out_value(rt, v4);
+  }
+#line 7 "themes/tech/contents/title.md.twig"
+  tpl_out(rt, "\n\n", 2);
+#line 9 "themes/tech/contents/title.md.twig"
+  {
+    rt->loc = &L_648;
+    v5 = tpl_getattr_name_ic(rt, v1, &N_author, &L_649, &ic1);
+    bool b6 = tpl_truthy(v5);
+    if (b6) {
+#line 10 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
-#line 6 "themes/tech/contents/title.md.twig"
+#line 10 "themes/tech/contents/title.md.twig"
       {
-        rt->loc = &L_643;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_644);
-        tpl_out_value(rt, v5);
+        rt->loc = &L_650;
+        tpl_value v7 = tpl_escape_value(rt, v5, TPL_ESC_HTML, &L_651);
+        tpl_map *m8 = tpl_map_new(rt->arena, 1);
+        tpl_value v9 = tpl_str("\n", 1u);
+        tpl_value v10 = tpl_str(" ", 1u);
+        tpl_map_set(rt->arena, m8, v9, v10);
+        tpl_value v11 = tpl_map_or_list(rt->arena, m8);
+        const tpl_value a12[2] = {v7, v11};
+        if (!k33)
+          k33 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_652);
+        tpl_value v13 = k33->fn(rt, ctx, 2, a12, &L_652);
+        tpl_out_value(rt, v13);
       }
-#line 6 "themes/tech/contents/title.md.twig"
+#line 10 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "</p>\n\n", 6);
     }
   }
-#line 9 "themes/tech/contents/title.md.twig"
+#line 13 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_645;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_646, &ic2);
-    bool b7 = tpl_truthy(v6);
-    if (b7) {
-#line 10 "themes/tech/contents/title.md.twig"
+    rt->loc = &L_653;
+    v14 = tpl_getattr_name_ic(rt, v1, &N_edition, &L_654, &ic2);
+    bool b15 = tpl_truthy(v14);
+    if (b15) {
+#line 14 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
-#line 10 "themes/tech/contents/title.md.twig"
+#line 14 "themes/tech/contents/title.md.twig"
       {
-        rt->loc = &L_647;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_648);
-        tpl_out_value(rt, v8);
+        rt->loc = &L_655;
+        tpl_value v16 = tpl_escape_value(rt, v14, TPL_ESC_HTML, &L_656);
+        tpl_map *m17 = tpl_map_new(rt->arena, 1);
+        tpl_value v18 = tpl_str("\n", 1u);
+        tpl_value v19 = tpl_str(" ", 1u);
+        tpl_map_set(rt->arena, m17, v18, v19);
+        tpl_value v20 = tpl_map_or_list(rt->arena, m17);
+        const tpl_value a21[2] = {v16, v20};
+        if (!k33)
+          k33 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_657);
+        tpl_value v22 = k33->fn(rt, ctx, 2, a21, &L_657);
+        tpl_out_value(rt, v22);
       }
-#line 10 "themes/tech/contents/title.md.twig"
+#line 14 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "</p>\n", 5);
     }
   }
 }
-#line 6395 "tech_html_chunked.c"
+#line 6534 "tech_html_chunked.c"
 
 /* chunk.twig */
 static const tpl_block_def T0_blocks[5] = {
@@ -7659,23 +7798,24 @@ static const char T15_source[] =
     "{#- The default content of the `edition` element: the book, its edition\n"
     "    and date, the ISBN when the edition has one, the publisher. (Twig drops\n"
     "    the newline right after a tag: hence the doubled blank lines.) -#}\n"
-    "**{{ book.title|e }}**{% if book.author %}<br />\n"
-    "{{ book.author|e }}{% endif %}\n"
+    "{% import 'partials/macros.twig' as m %}\n"
+    "**{{ m.md_text(book.title) }}**{% if book.author %}<br />\n"
+    "{{ m.md_text(book.author) }}{% endif %}\n"
     "\n"
     "\n"
-    "{% if book.edition %}{{ book.edition|e }}, {% endif %}{{ book.publication_date|default('now')|date(app.getLabel('date_format')) }}\n"
+    "{% if book.edition %}{{ m.md_text(book.edition) }}, {% endif %}{{ book.publication_date|default('now')|date(app.getLabel('date_format')) }}\n"
     "\n"
     "{% if edition.isbn %}\n"
-    "ISBN {{ edition.isbn|e }}\n"
+    "ISBN {{ m.md_text(edition.isbn) }}\n"
     "\n"
     "{% endif %}\n"
-    "{{ app.getLabel('published_with', {generator: (book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion())}) }}.\n";
+    "{{ app.getLabel('published_with', {generator: m.md_text((book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion()))}) }}.\n";
 static const tpl_template T15 = {
   .name = "edition.md.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn21,
   .source = T15_source,
-  .source_len = 633,
+  .source_len = 721,
   .ast = NULL,
 };
 
@@ -7790,7 +7930,8 @@ static const tpl_template T18 = {
 /* license.md.twig */
 static const char T19_source[] =
     "{#- The default content of the `license` element. -#}\n"
-    "© {{ book.publication_date|default('now')|date('Y') }} {{ book.author|e }}\n"
+    "{% import 'partials/macros.twig' as m %}\n"
+    "© {{ book.publication_date|default('now')|date('Y') }} {{ m.md_text(book.author) }}\n"
     "\n"
     "{{ app.getLabel('all_rights_reserved') }}\n";
 static const tpl_template T19 = {
@@ -7798,7 +7939,7 @@ static const tpl_template T19 = {
   .autoescape = TPL_ESC_NONE,
   .body = fn35,
   .source = T19_source,
-  .source_len = 173,
+  .source_len = 223,
   .ast = NULL,
 };
 
@@ -7977,12 +8118,16 @@ static const tpl_name T26_m4_params[6] = {
   {"current", 7u, 0xd965bbdau},
   {"class", 5u, 0xab3e0bffu},
 };
-static const tpl_macro_def T26_macros[5] = {
+static const tpl_name T26_m5_params[1] = {
+  {"s", 1u, 0xf60c4582u},
+};
+static const tpl_macro_def T26_macros[6] = {
   {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T26_m0_params, .fn = fn45, .owner = &T26, .node = NULL},
   {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T26_m1_params, .fn = fn46, .owner = &T26, .node = NULL},
   {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T26_m2_params, .fn = fn47, .owner = &T26, .node = NULL},
   {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T26_m3_params, .fn = fn48, .owner = &T26, .node = NULL},
   {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T26_m4_params, .fn = fn50, .owner = &T26, .node = NULL},
+  {.name = {"md_text", 7u, 0x783073e2u}, .nparams = 1, .params = T26_m5_params, .fn = fn51, .owner = &T26, .node = NULL},
 };
 static const char T26_source[] =
     "{#- Macros both HTML formats share. Values printed raw are HTML already\n"
@@ -8048,15 +8193,23 @@ static const char T26_source[] =
     "</nav>\n"
     "{% endif %}\n"
     "{%- endmacro %}\n"
-    "\n";
+    "\n"
+    "\n"
+    "{#- A value of config.yml as text in Markdown (the default title, edition\n"
+    "    and license pages): each character Markdown or HTML could take as\n"
+    "    markup written as a character reference (a title `[x](javascript:…)`\n"
+    "    is no link), a line break as a space. -#}\n"
+    "{% macro md_text(s) -%}\n"
+    "{{ s|replace({'&': '&amp;', '<': '&lt;', '>': '&gt;', '\"': '&quot;', '\\\\': '&#92;', '`': '&#96;', '*': '&#42;', '_': '&#95;', '[': '&#91;', ']': '&#93;', '!': '&#33;', '~': '&#126;', '|': '&#124;', '#': '&#35;', '-': '&#45;', '+': '&#43;', '.': '&#46;', '=': '&#61;', \"\\n\": ' '}) }}\n"
+    "{%- endmacro %}\n";
 static const tpl_template T26 = {
   .name = "partials/macros.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn51,
-  .nmacros = 5,
+  .body = fn52,
+  .nmacros = 6,
   .macros = T26_macros,
   .source = T26_source,
-  .source_len = 2710,
+  .source_len = 3299,
   .ast = NULL,
 };
 
@@ -8080,7 +8233,7 @@ static const char T27_source[] =
 static const tpl_template T27 = {
   .name = "partials/search.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn52,
+  .body = fn53,
   .source = T27_source,
   .source_len = 1072,
   .ast = NULL,
@@ -8088,19 +8241,19 @@ static const tpl_template T27 = {
 
 /* style.css.twig */
 static const tpl_block_def T28_blocks[13] = {
-  {.name = {"variables", 9u, 0x29ab62c2u}, .fn = fn53, .owner = &T28, .node = NULL},
-  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn54, .owner = &T28, .node = NULL},
-  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn55, .owner = &T28, .node = NULL},
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn56, .owner = &T28, .node = NULL},
-  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn57, .owner = &T28, .node = NULL},
-  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn58, .owner = &T28, .node = NULL},
-  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn59, .owner = &T28, .node = NULL},
-  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn60, .owner = &T28, .node = NULL},
-  {.name = {"layout", 6u, 0xcac17cffu}, .fn = fn61, .owner = &T28, .node = NULL},
-  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn62, .owner = &T28, .node = NULL},
-  {.name = {"search", 6u, 0x803328a9u}, .fn = fn63, .owner = &T28, .node = NULL},
-  {.name = {"print", 5u, 0x16378a88u}, .fn = fn64, .owner = &T28, .node = NULL},
-  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn65, .owner = &T28, .node = NULL},
+  {.name = {"variables", 9u, 0x29ab62c2u}, .fn = fn54, .owner = &T28, .node = NULL},
+  {.name = {"base", 4u, 0x3ddc94d8u}, .fn = fn55, .owner = &T28, .node = NULL},
+  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn56, .owner = &T28, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn57, .owner = &T28, .node = NULL},
+  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn58, .owner = &T28, .node = NULL},
+  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn59, .owner = &T28, .node = NULL},
+  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn60, .owner = &T28, .node = NULL},
+  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn61, .owner = &T28, .node = NULL},
+  {.name = {"layout", 6u, 0xcac17cffu}, .fn = fn62, .owner = &T28, .node = NULL},
+  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn63, .owner = &T28, .node = NULL},
+  {.name = {"search", 6u, 0x803328a9u}, .fn = fn64, .owner = &T28, .node = NULL},
+  {.name = {"print", 5u, 0x16378a88u}, .fn = fn65, .owner = &T28, .node = NULL},
+  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn66, .owner = &T28, .node = NULL},
 };
 static const char T28_source[] =
     "{#- The stylesheet of both HTML formats (css/easybook.css). Each part is a\n"
@@ -8124,7 +8277,7 @@ static const char T28_source[] =
 static const tpl_template T28 = {
   .name = "style.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn66,
+  .body = fn67,
   .nblocks = 13,
   .blocks = T28_blocks,
   .source = T28_source,
@@ -8151,7 +8304,7 @@ static const char T29_source[] =
 static const tpl_template T29 = {
   .name = "table.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn67,
+  .body = fn68,
   .source = T29_source,
   .source_len = 744,
   .ast = NULL,
@@ -8161,21 +8314,25 @@ static const tpl_template T29 = {
 static const char T30_source[] =
     "{#- The default content of the `title` element: the book's title (which\n"
     "    becomes the item's title), author and edition. -#}\n"
-    "# {{ book.title|e }}\n"
+    "{#- Values of config.yml are text: in Markdown through md_text; inside\n"
+    "    an HTML block, where Markdown is not read, escaped, with no line\n"
+    "    break that could end the block. -#}\n"
+    "{% import 'partials/macros.twig' as m %}\n"
+    "# {{ m.md_text(book.title) }}\n"
     "\n"
     "{% if book.author %}\n"
-    "<p class=\"book-author\">{{ book.author|e }}</p>\n"
+    "<p class=\"book-author\">{{ book.author|e|replace({\"\\n\": ' '}) }}</p>\n"
     "\n"
     "{% endif %}\n"
     "{% if book.edition %}\n"
-    "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
+    "<p class=\"book-edition\">{{ book.edition|e|replace({\"\\n\": ' '}) }}</p>\n"
     "{% endif %}\n";
 static const tpl_template T30 = {
   .name = "title.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn68,
+  .body = fn69,
   .source = T30_source,
-  .source_len = 313,
+  .source_len = 585,
   .ast = NULL,
 };
 

@@ -163,615 +163,626 @@ static const tpl_loc L_99 = {F_11, 4, 48};
 static const tpl_loc L_100 = {F_11, 4, 53};
 static const tpl_loc L_101 = {F_11, 3, 12};
 static const char F_12[] = "edition.md.twig";
-static const tpl_loc L_102 = {F_12, 4, 3};
-static const tpl_loc L_103 = {F_12, 4, 6};
-static const tpl_loc L_104 = {F_12, 4, 11};
-static const tpl_loc L_105 = {F_12, 4, 17};
-static const tpl_loc L_106 = {F_12, 4, 26};
-static const tpl_loc L_107 = {F_12, 4, 34};
-static const tpl_loc L_108 = {F_12, 5, 1};
-static const tpl_loc L_109 = {F_12, 5, 16};
-static const tpl_loc L_110 = {F_12, 8, 4};
-static const tpl_loc L_111 = {F_12, 8, 12};
-static const tpl_loc L_112 = {F_12, 8, 22};
-static const tpl_loc L_113 = {F_12, 8, 38};
-static const tpl_loc L_114 = {F_12, 8, 55};
-static const tpl_loc L_115 = {F_12, 8, 100};
+static const tpl_loc L_102 = {F_12, 4, 11};
+static const tpl_loc L_103 = {F_12, 5, 3};
+static const tpl_loc L_104 = {F_12, 5, 16};
+static const tpl_loc L_105 = {F_12, 5, 21};
+static const tpl_loc L_106 = {F_12, 5, 6};
+static const tpl_name N_md_text = {"md_text", 7u, 0x783073e2u};
+static const tpl_loc L_107 = {F_12, 5, 35};
+static const tpl_loc L_108 = {F_12, 5, 43};
+static const tpl_loc L_109 = {F_12, 6, 1};
+static const tpl_loc L_110 = {F_12, 6, 4};
+static const tpl_loc L_111 = {F_12, 9, 4};
+static const tpl_loc L_112 = {F_12, 9, 12};
+static const tpl_loc L_113 = {F_12, 9, 22};
+static const tpl_loc L_114 = {F_12, 9, 25};
+static const tpl_loc L_115 = {F_12, 9, 64};
+static const tpl_loc L_116 = {F_12, 9, 109};
 static const tpl_name N_app = {"app", 3u, 0x1f6a832cu};
-static const tpl_loc L_116 = {F_12, 8, 104};
-static const tpl_loc L_117 = {F_12, 8, 95};
-static const tpl_loc L_118 = {F_12, 10, 4};
-static const tpl_loc L_119 = {F_12, 10, 7};
-static const tpl_loc L_120 = {F_12, 10, 15};
+static const tpl_loc L_117 = {F_12, 9, 113};
+static const tpl_loc L_118 = {F_12, 9, 104};
+static const tpl_loc L_119 = {F_12, 11, 4};
+static const tpl_loc L_120 = {F_12, 11, 7};
+static const tpl_loc L_121 = {F_12, 11, 15};
 static const tpl_name N_isbn = {"isbn", 4u, 0xb87f64e1u};
-static const tpl_loc L_121 = {F_12, 11, 6};
-static const tpl_loc L_122 = {F_12, 11, 22};
-static const tpl_loc L_123 = {F_12, 14, 1};
-static const tpl_loc L_124 = {F_12, 14, 120};
-static const tpl_loc L_125 = {F_12, 14, 8};
+static const tpl_loc L_122 = {F_12, 12, 6};
+static const tpl_loc L_123 = {F_12, 12, 9};
+static const tpl_loc L_124 = {F_12, 15, 1};
+static const tpl_loc L_125 = {F_12, 15, 130};
+static const tpl_loc L_126 = {F_12, 15, 47};
+static const tpl_loc L_127 = {F_12, 15, 8};
 static const char F_13[] = "edition.twig";
-static const tpl_loc L_126 = {F_13, 6, 1};
-static const tpl_loc L_127 = {F_13, 6, 4};
-static const tpl_loc L_128 = {F_13, 6, 9};
-static const tpl_loc L_129 = {F_13, 7, 4};
-static const tpl_loc L_130 = {F_13, 7, 7};
-static const tpl_loc L_131 = {F_13, 7, 15};
-static const tpl_loc L_132 = {F_13, 8, 22};
-static const tpl_loc L_133 = {F_13, 8, 38};
-static const tpl_loc L_134 = {F_13, 4, 12};
+static const tpl_loc L_128 = {F_13, 6, 1};
+static const tpl_loc L_129 = {F_13, 6, 4};
+static const tpl_loc L_130 = {F_13, 6, 9};
+static const tpl_loc L_131 = {F_13, 7, 4};
+static const tpl_loc L_132 = {F_13, 7, 7};
+static const tpl_loc L_133 = {F_13, 7, 15};
+static const tpl_loc L_134 = {F_13, 8, 22};
+static const tpl_loc L_135 = {F_13, 8, 38};
+static const tpl_loc L_136 = {F_13, 4, 12};
 static const char F_14[] = "epilogue.twig";
-static const tpl_loc L_135 = {F_14, 1, 12};
+static const tpl_loc L_137 = {F_14, 1, 12};
 static const char F_15[] = "figure.twig";
-static const tpl_loc L_136 = {F_15, 4, 4};
-static const tpl_loc L_137 = {F_15, 4, 18};
-static const tpl_loc L_138 = {F_15, 4, 23};
+static const tpl_loc L_138 = {F_15, 4, 4};
+static const tpl_loc L_139 = {F_15, 4, 18};
+static const tpl_loc L_140 = {F_15, 4, 23};
 static const tpl_name N_caption = {"caption", 7u, 0xef131c65u};
-static const tpl_loc L_139 = {F_15, 4, 74};
+static const tpl_loc L_141 = {F_15, 4, 74};
 static const tpl_name N_repeats = {"repeats", 7u, 0xe90a041bu};
-static const tpl_loc L_140 = {F_15, 5, 23};
-static const tpl_loc L_141 = {F_15, 5, 26};
-static const tpl_loc L_142 = {F_15, 5, 31};
+static const tpl_loc L_142 = {F_15, 5, 23};
+static const tpl_loc L_143 = {F_15, 5, 26};
+static const tpl_loc L_144 = {F_15, 5, 31};
 static const tpl_name N_align = {"align", 5u, 0x602c63deu};
-static const tpl_loc L_143 = {F_15, 5, 55};
-static const tpl_loc L_144 = {F_15, 5, 63};
-static const tpl_loc L_145 = {F_15, 5, 75};
-static const tpl_loc L_146 = {F_15, 6, 1};
-static const tpl_loc L_147 = {F_15, 6, 9};
-static const tpl_loc L_148 = {F_15, 7, 4};
-static const tpl_loc L_149 = {F_15, 7, 12};
+static const tpl_loc L_145 = {F_15, 5, 55};
+static const tpl_loc L_146 = {F_15, 5, 63};
+static const tpl_loc L_147 = {F_15, 5, 75};
+static const tpl_loc L_148 = {F_15, 6, 1};
+static const tpl_loc L_149 = {F_15, 6, 9};
+static const tpl_loc L_150 = {F_15, 7, 4};
+static const tpl_loc L_151 = {F_15, 7, 12};
 static const tpl_name N_label = {"label", 5u, 0xf69717fdu};
-static const tpl_loc L_150 = {F_15, 7, 26};
-static const tpl_loc L_151 = {F_15, 9, 5};
-static const tpl_loc L_152 = {F_15, 9, 41};
-static const tpl_loc L_153 = {F_15, 9, 67};
-static const tpl_loc L_154 = {F_15, 9, 75};
-static const tpl_loc L_155 = {F_15, 10, 5};
-static const tpl_loc L_156 = {F_15, 10, 8};
-static const tpl_loc L_157 = {F_15, 10, 43};
-static const tpl_loc L_158 = {F_15, 10, 51};
-static const tpl_loc L_159 = {F_15, 10, 78};
-static const tpl_loc L_160 = {F_15, 10, 86};
+static const tpl_loc L_152 = {F_15, 7, 26};
+static const tpl_loc L_153 = {F_15, 9, 5};
+static const tpl_loc L_154 = {F_15, 9, 41};
+static const tpl_loc L_155 = {F_15, 9, 67};
+static const tpl_loc L_156 = {F_15, 9, 75};
+static const tpl_loc L_157 = {F_15, 10, 5};
+static const tpl_loc L_158 = {F_15, 10, 8};
+static const tpl_loc L_159 = {F_15, 10, 43};
+static const tpl_loc L_160 = {F_15, 10, 51};
+static const tpl_loc L_161 = {F_15, 10, 78};
+static const tpl_loc L_162 = {F_15, 10, 86};
 static const char F_16[] = "foreword.twig";
-static const tpl_loc L_161 = {F_16, 1, 12};
+static const tpl_loc L_163 = {F_16, 1, 12};
 static const char F_17[] = "glossary.twig";
-static const tpl_loc L_162 = {F_17, 1, 12};
+static const tpl_loc L_164 = {F_17, 1, 12};
 static const char F_18[] = "introduction.twig";
-static const tpl_loc L_163 = {F_18, 1, 12};
+static const tpl_loc L_165 = {F_18, 1, 12};
 static const char F_19[] = "item.twig";
-static const tpl_loc L_164 = {F_19, 14, 4};
-static const tpl_loc L_165 = {F_19, 14, 7};
+static const tpl_loc L_166 = {F_19, 14, 4};
+static const tpl_loc L_167 = {F_19, 14, 7};
 static const tpl_name N_has_heading = {"has_heading", 11u, 0x457a6f2au};
-static const tpl_loc L_166 = {F_19, 15, 9};
-static const tpl_loc L_167 = {F_19, 15, 12};
-static const tpl_loc L_168 = {F_19, 15, 17};
-static const tpl_loc L_169 = {F_19, 15, 37};
-static const tpl_loc L_170 = {F_19, 21, 1};
-static const tpl_loc L_171 = {F_19, 21, 4};
-static const tpl_loc L_172 = {F_19, 21, 9};
-static const tpl_loc L_173 = {F_19, 21, 17};
-static const tpl_loc L_174 = {F_19, 8, 4};
-static const tpl_loc L_175 = {F_19, 8, 22};
-static const tpl_loc L_176 = {F_19, 8, 27};
-static const tpl_loc L_177 = {F_19, 8, 41};
-static const tpl_loc L_178 = {F_19, 9, 4};
-static const tpl_loc L_179 = {F_19, 9, 27};
-static const tpl_loc L_180 = {F_19, 9, 32};
+static const tpl_loc L_168 = {F_19, 15, 9};
+static const tpl_loc L_169 = {F_19, 15, 12};
+static const tpl_loc L_170 = {F_19, 15, 17};
+static const tpl_loc L_171 = {F_19, 15, 37};
+static const tpl_loc L_172 = {F_19, 21, 1};
+static const tpl_loc L_173 = {F_19, 21, 4};
+static const tpl_loc L_174 = {F_19, 21, 9};
+static const tpl_loc L_175 = {F_19, 21, 17};
+static const tpl_loc L_176 = {F_19, 8, 4};
+static const tpl_loc L_177 = {F_19, 8, 22};
+static const tpl_loc L_178 = {F_19, 8, 27};
+static const tpl_loc L_179 = {F_19, 8, 41};
+static const tpl_loc L_180 = {F_19, 9, 4};
+static const tpl_loc L_181 = {F_19, 9, 27};
+static const tpl_loc L_182 = {F_19, 9, 32};
 static const tpl_name N_config = {"config", 6u, 0x23ff66c7u};
-static const tpl_loc L_181 = {F_19, 9, 39};
+static const tpl_loc L_183 = {F_19, 9, 39};
 static const tpl_name N_element = {"element", 7u, 0x4f4d3bf7u};
-static const tpl_loc L_182 = {F_19, 9, 47};
+static const tpl_loc L_184 = {F_19, 9, 47};
 static const tpl_name N_classes = {"classes", 7u, 0x702da6a7u};
-static const tpl_loc L_183 = {F_19, 10, 4};
-static const tpl_loc L_184 = {F_19, 10, 37};
-static const tpl_loc L_185 = {F_19, 10, 51};
-static const tpl_loc L_186 = {F_19, 10, 59};
-static const tpl_loc L_187 = {F_19, 11, 4};
-static const tpl_loc L_188 = {F_19, 11, 32};
-static const tpl_loc L_189 = {F_19, 11, 46};
-static const tpl_loc L_190 = {F_19, 11, 54};
-static const tpl_loc L_191 = {F_19, 12, 17};
-static const tpl_loc L_192 = {F_19, 12, 20};
-static const tpl_loc L_193 = {F_19, 12, 28};
-static const tpl_loc L_194 = {F_19, 12, 44};
-static const tpl_loc L_195 = {F_19, 12, 51};
-static const tpl_loc L_196 = {F_19, 12, 70};
-static const tpl_loc L_197 = {F_19, 12, 73};
-static const tpl_loc L_198 = {F_19, 12, 78};
-static const tpl_loc L_199 = {F_19, 13, 10};
+static const tpl_loc L_185 = {F_19, 10, 4};
+static const tpl_loc L_186 = {F_19, 10, 37};
+static const tpl_loc L_187 = {F_19, 10, 51};
+static const tpl_loc L_188 = {F_19, 10, 59};
+static const tpl_loc L_189 = {F_19, 11, 4};
+static const tpl_loc L_190 = {F_19, 11, 32};
+static const tpl_loc L_191 = {F_19, 11, 46};
+static const tpl_loc L_192 = {F_19, 11, 54};
+static const tpl_loc L_193 = {F_19, 12, 17};
+static const tpl_loc L_194 = {F_19, 12, 20};
+static const tpl_loc L_195 = {F_19, 12, 28};
+static const tpl_loc L_196 = {F_19, 12, 44};
+static const tpl_loc L_197 = {F_19, 12, 51};
+static const tpl_loc L_198 = {F_19, 12, 70};
+static const tpl_loc L_199 = {F_19, 12, 73};
+static const tpl_loc L_200 = {F_19, 12, 78};
+static const tpl_loc L_201 = {F_19, 13, 10};
 static const tpl_name N_heading = {"heading", 7u, 0x9f481715u};
-static const tpl_loc L_200 = {F_19, 18, 10};
+static const tpl_loc L_202 = {F_19, 18, 10};
 static const char F_20[] = "license.md.twig";
-static const tpl_loc L_201 = {F_20, 2, 4};
-static const tpl_loc L_202 = {F_20, 2, 44};
-static const tpl_loc L_203 = {F_20, 2, 57};
-static const tpl_loc L_204 = {F_20, 2, 60};
-static const tpl_loc L_205 = {F_20, 2, 65};
-static const tpl_loc L_206 = {F_20, 2, 72};
-static const tpl_loc L_207 = {F_20, 4, 1};
-static const tpl_loc L_208 = {F_20, 4, 4};
-static const tpl_loc L_209 = {F_20, 4, 8};
+static const tpl_loc L_203 = {F_20, 2, 11};
+static const tpl_loc L_204 = {F_20, 3, 4};
+static const tpl_loc L_205 = {F_20, 3, 44};
+static const tpl_loc L_206 = {F_20, 3, 57};
+static const tpl_loc L_207 = {F_20, 3, 70};
+static const tpl_loc L_208 = {F_20, 3, 75};
+static const tpl_loc L_209 = {F_20, 3, 60};
+static const tpl_loc L_210 = {F_20, 5, 1};
+static const tpl_loc L_211 = {F_20, 5, 4};
+static const tpl_loc L_212 = {F_20, 5, 8};
 static const char F_21[] = "license.twig";
-static const tpl_loc L_210 = {F_21, 1, 12};
+static const tpl_loc L_213 = {F_21, 1, 12};
 static const char F_22[] = "lof.twig";
-static const tpl_loc L_211 = {F_22, 4, 12};
-static const tpl_loc L_212 = {F_22, 4, 52};
-static const tpl_loc L_213 = {F_22, 4, 56};
-static const tpl_loc L_214 = {F_22, 2, 12};
+static const tpl_loc L_214 = {F_22, 4, 12};
+static const tpl_loc L_215 = {F_22, 4, 52};
+static const tpl_loc L_216 = {F_22, 4, 56};
+static const tpl_loc L_217 = {F_22, 2, 12};
 static const char F_23[] = "lot.twig";
-static const tpl_loc L_215 = {F_23, 4, 12};
-static const tpl_loc L_216 = {F_23, 4, 52};
-static const tpl_loc L_217 = {F_23, 4, 56};
-static const tpl_loc L_218 = {F_23, 2, 12};
+static const tpl_loc L_218 = {F_23, 4, 12};
+static const tpl_loc L_219 = {F_23, 4, 52};
+static const tpl_loc L_220 = {F_23, 4, 56};
+static const tpl_loc L_221 = {F_23, 2, 12};
 static const char F_24[] = "part.twig";
-static const tpl_loc L_219 = {F_24, 6, 4};
-static const tpl_loc L_220 = {F_24, 6, 7};
-static const tpl_loc L_221 = {F_24, 6, 12};
-static const tpl_loc L_222 = {F_24, 6, 26};
-static const tpl_loc L_223 = {F_24, 7, 9};
-static const tpl_loc L_224 = {F_24, 7, 17};
-static const tpl_loc L_225 = {F_24, 7, 29};
-static const tpl_loc L_226 = {F_24, 7, 37};
-static const tpl_loc L_227 = {F_24, 7, 65};
-static const tpl_loc L_228 = {F_24, 7, 91};
-static const tpl_loc L_229 = {F_24, 7, 133};
-static const tpl_loc L_230 = {F_24, 7, 174};
-static const tpl_loc L_231 = {F_24, 4, 12};
+static const tpl_loc L_222 = {F_24, 6, 4};
+static const tpl_loc L_223 = {F_24, 6, 7};
+static const tpl_loc L_224 = {F_24, 6, 12};
+static const tpl_loc L_225 = {F_24, 6, 26};
+static const tpl_loc L_226 = {F_24, 7, 9};
+static const tpl_loc L_227 = {F_24, 7, 17};
+static const tpl_loc L_228 = {F_24, 7, 29};
+static const tpl_loc L_229 = {F_24, 7, 37};
+static const tpl_loc L_230 = {F_24, 7, 65};
+static const tpl_loc L_231 = {F_24, 7, 91};
+static const tpl_loc L_232 = {F_24, 7, 133};
+static const tpl_loc L_233 = {F_24, 7, 174};
+static const tpl_loc L_234 = {F_24, 4, 12};
 static const char F_25[] = "partials/cover.twig";
-static const tpl_loc L_232 = {F_25, 3, 31};
-static const tpl_loc L_233 = {F_25, 3, 60};
-static const tpl_loc L_234 = {F_25, 3, 63};
-static const tpl_loc L_235 = {F_25, 3, 68};
-static const tpl_loc L_236 = {F_25, 4, 24};
-static const tpl_loc L_237 = {F_25, 4, 27};
-static const tpl_loc L_238 = {F_25, 4, 32};
-static const tpl_loc L_239 = {F_25, 4, 38};
-static const tpl_loc L_240 = {F_25, 5, 4};
-static const tpl_loc L_241 = {F_25, 6, 26};
-static const tpl_loc L_242 = {F_25, 6, 34};
-static const tpl_loc L_243 = {F_25, 6, 43};
-static const tpl_loc L_244 = {F_25, 8, 4};
-static const tpl_loc L_245 = {F_25, 8, 12};
-static const tpl_loc L_246 = {F_25, 9, 24};
-static const tpl_loc L_247 = {F_25, 9, 39};
-static const tpl_loc L_248 = {F_25, 11, 4};
-static const tpl_loc L_249 = {F_25, 11, 12};
-static const tpl_loc L_250 = {F_25, 12, 25};
-static const tpl_loc L_251 = {F_25, 12, 41};
+static const tpl_loc L_235 = {F_25, 3, 31};
+static const tpl_loc L_236 = {F_25, 3, 60};
+static const tpl_loc L_237 = {F_25, 3, 63};
+static const tpl_loc L_238 = {F_25, 3, 68};
+static const tpl_loc L_239 = {F_25, 4, 24};
+static const tpl_loc L_240 = {F_25, 4, 27};
+static const tpl_loc L_241 = {F_25, 4, 32};
+static const tpl_loc L_242 = {F_25, 4, 38};
+static const tpl_loc L_243 = {F_25, 5, 4};
+static const tpl_loc L_244 = {F_25, 6, 26};
+static const tpl_loc L_245 = {F_25, 6, 34};
+static const tpl_loc L_246 = {F_25, 6, 43};
+static const tpl_loc L_247 = {F_25, 8, 4};
+static const tpl_loc L_248 = {F_25, 8, 12};
+static const tpl_loc L_249 = {F_25, 9, 24};
+static const tpl_loc L_250 = {F_25, 9, 39};
+static const tpl_loc L_251 = {F_25, 11, 4};
+static const tpl_loc L_252 = {F_25, 11, 12};
+static const tpl_loc L_253 = {F_25, 12, 25};
+static const tpl_loc L_254 = {F_25, 12, 41};
 static const char F_26[] = "partials/float-list.twig";
-static const tpl_loc L_252 = {F_26, 4, 4};
+static const tpl_loc L_255 = {F_26, 4, 4};
 static const tpl_name N_lists = {"lists", 5u, 0x61ad04f6u};
 static const tpl_name N_all = {"all", 3u, 0x13254bc4u};
 static const tpl_name N_one = {"one", 3u, 0xba2719efu};
-static const tpl_loc L_253 = {F_26, 4, 61};
-static const tpl_loc L_254 = {F_26, 4, 36};
+static const tpl_loc L_256 = {F_26, 4, 61};
+static const tpl_loc L_257 = {F_26, 4, 36};
 static const tpl_name N_entries = {"entries", 7u, 0x6f5882f3u};
-static const tpl_loc L_255 = {F_26, 5, 4};
-static const tpl_loc L_256 = {F_26, 5, 7};
-static const tpl_loc L_257 = {F_26, 5, 22};
-static const tpl_loc L_258 = {F_26, 7, 4};
+static const tpl_loc L_258 = {F_26, 5, 4};
+static const tpl_loc L_259 = {F_26, 5, 7};
+static const tpl_loc L_260 = {F_26, 5, 22};
+static const tpl_loc L_261 = {F_26, 7, 4};
 static const tpl_name N_entry = {"entry", 5u, 0xcac3d793u};
-static const tpl_loc L_259 = {F_26, 8, 4};
-static const tpl_loc L_260 = {F_26, 8, 16};
-static const tpl_loc L_261 = {F_26, 8, 22};
+static const tpl_loc L_262 = {F_26, 8, 4};
+static const tpl_loc L_263 = {F_26, 8, 16};
+static const tpl_loc L_264 = {F_26, 8, 22};
 static const tpl_name N_float = {"float", 5u, 0xa6c45d85u};
-static const tpl_loc L_262 = {F_26, 9, 14};
-static const tpl_loc L_263 = {F_26, 9, 17};
+static const tpl_loc L_265 = {F_26, 9, 14};
+static const tpl_loc L_266 = {F_26, 9, 17};
 static const tpl_name N_root = {"root", 4u, 0x20fd0e45u};
-static const tpl_loc L_264 = {F_26, 9, 24};
-static const tpl_loc L_265 = {F_26, 9, 27};
-static const tpl_loc L_266 = {F_26, 9, 33};
+static const tpl_loc L_267 = {F_26, 9, 24};
+static const tpl_loc L_268 = {F_26, 9, 27};
+static const tpl_loc L_269 = {F_26, 9, 33};
 static const tpl_name N_url = {"url", 3u, 0x328f4c1eu};
-static const tpl_loc L_267 = {F_26, 9, 61};
-static const tpl_loc L_268 = {F_26, 9, 70};
-static const tpl_loc L_269 = {F_26, 9, 79};
-static const tpl_loc L_270 = {F_26, 9, 92};
+static const tpl_loc L_270 = {F_26, 9, 61};
+static const tpl_loc L_271 = {F_26, 9, 70};
+static const tpl_loc L_272 = {F_26, 9, 79};
+static const tpl_loc L_273 = {F_26, 9, 92};
 static const tpl_name N_kind = {"kind", 4u, 0xd913e243u};
-static const tpl_loc L_271 = {F_26, 9, 121};
-static const tpl_loc L_272 = {F_26, 9, 127};
-static const tpl_loc L_273 = {F_26, 9, 135};
-static const tpl_loc L_274 = {F_26, 9, 83};
-static const tpl_loc L_275 = {F_26, 9, 156};
-static const tpl_loc L_276 = {F_26, 9, 165};
-static const tpl_loc L_277 = {F_26, 9, 176};
+static const tpl_loc L_274 = {F_26, 9, 121};
+static const tpl_loc L_275 = {F_26, 9, 127};
+static const tpl_loc L_276 = {F_26, 9, 135};
+static const tpl_loc L_277 = {F_26, 9, 83};
+static const tpl_loc L_278 = {F_26, 9, 156};
+static const tpl_loc L_279 = {F_26, 9, 165};
+static const tpl_loc L_280 = {F_26, 9, 176};
 static const char F_27[] = "partials/head.twig";
-static const tpl_loc L_278 = {F_27, 4, 8};
-static const tpl_loc L_279 = {F_27, 4, 11};
+static const tpl_loc L_281 = {F_27, 4, 8};
+static const tpl_loc L_282 = {F_27, 4, 11};
 static const tpl_name N_page_title = {"page_title", 10u, 0xa9497b4bu};
-static const tpl_loc L_280 = {F_27, 5, 4};
-static const tpl_loc L_281 = {F_27, 5, 7};
-static const tpl_loc L_282 = {F_27, 5, 12};
-static const tpl_loc L_283 = {F_27, 6, 30};
-static const tpl_loc L_284 = {F_27, 6, 45};
-static const tpl_loc L_285 = {F_27, 8, 4};
-static const tpl_loc L_286 = {F_27, 8, 44};
+static const tpl_loc L_283 = {F_27, 5, 4};
+static const tpl_loc L_284 = {F_27, 5, 7};
+static const tpl_loc L_285 = {F_27, 5, 12};
+static const tpl_loc L_286 = {F_27, 6, 30};
+static const tpl_loc L_287 = {F_27, 6, 45};
+static const tpl_loc L_288 = {F_27, 8, 4};
+static const tpl_loc L_289 = {F_27, 8, 44};
 static const tpl_name N_description = {"description", 11u, 0x346f3b69u};
-static const tpl_loc L_287 = {F_27, 9, 35};
-static const tpl_loc L_288 = {F_27, 9, 43};
-static const tpl_loc L_289 = {F_27, 9, 55};
-static const tpl_loc L_290 = {F_27, 11, 33};
-static const tpl_loc L_291 = {F_27, 11, 74};
-static const tpl_loc L_292 = {F_27, 11, 79};
-static const tpl_loc L_293 = {F_27, 11, 113};
-static const tpl_loc L_294 = {F_27, 11, 117};
-static const tpl_loc L_295 = {F_27, 11, 131};
-static const tpl_loc L_296 = {F_27, 13, 4};
-static const tpl_loc L_297 = {F_27, 13, 7};
-static const tpl_loc L_298 = {F_27, 13, 15};
+static const tpl_loc L_290 = {F_27, 9, 35};
+static const tpl_loc L_291 = {F_27, 9, 43};
+static const tpl_loc L_292 = {F_27, 9, 55};
+static const tpl_loc L_293 = {F_27, 11, 33};
+static const tpl_loc L_294 = {F_27, 11, 74};
+static const tpl_loc L_295 = {F_27, 11, 79};
+static const tpl_loc L_296 = {F_27, 11, 113};
+static const tpl_loc L_297 = {F_27, 11, 117};
+static const tpl_loc L_298 = {F_27, 11, 131};
+static const tpl_loc L_299 = {F_27, 13, 4};
+static const tpl_loc L_300 = {F_27, 13, 7};
+static const tpl_loc L_301 = {F_27, 13, 15};
 static const tpl_name N_include_styles = {"include_styles", 14u, 0x9f894a8au};
-static const tpl_loc L_299 = {F_27, 14, 30};
-static const tpl_loc L_300 = {F_27, 14, 33};
-static const tpl_loc L_301 = {F_27, 16, 4};
-static const tpl_loc L_302 = {F_27, 16, 7};
+static const tpl_loc L_302 = {F_27, 14, 30};
+static const tpl_loc L_303 = {F_27, 14, 33};
+static const tpl_loc L_304 = {F_27, 16, 4};
+static const tpl_loc L_305 = {F_27, 16, 7};
 static const tpl_name N_has_custom_css = {"has_custom_css", 14u, 0x6a342d67u};
-static const tpl_loc L_303 = {F_27, 17, 30};
-static const tpl_loc L_304 = {F_27, 17, 33};
+static const tpl_loc L_306 = {F_27, 17, 30};
+static const tpl_loc L_307 = {F_27, 17, 33};
 static const char F_28[] = "partials/heading.twig";
-static const tpl_loc L_305 = {F_28, 6, 4};
-static const tpl_loc L_306 = {F_28, 7, 4};
-static const tpl_loc L_307 = {F_28, 7, 17};
-static const tpl_loc L_308 = {F_28, 7, 22};
-static const tpl_loc L_309 = {F_28, 7, 35};
+static const tpl_loc L_308 = {F_28, 6, 4};
+static const tpl_loc L_309 = {F_28, 7, 4};
+static const tpl_loc L_310 = {F_28, 7, 17};
+static const tpl_loc L_311 = {F_28, 7, 22};
+static const tpl_loc L_312 = {F_28, 7, 35};
 static const tpl_name N_words = {"words", 5u, 0x5cb7aa8au};
-static const tpl_loc L_310 = {F_28, 8, 4};
-static const tpl_loc L_311 = {F_28, 8, 7};
-static const tpl_loc L_312 = {F_28, 8, 12};
-static const tpl_loc L_313 = {F_28, 8, 22};
-static const tpl_loc L_314 = {F_28, 8, 39};
-static const tpl_loc L_315 = {F_28, 8, 45};
-static const tpl_loc L_316 = {F_28, 8, 60};
-static const tpl_loc L_317 = {F_28, 8, 66};
-static const tpl_loc L_318 = {F_28, 8, 74};
-static const tpl_loc L_319 = {F_28, 9, 46};
-static const tpl_loc L_320 = {F_28, 9, 49};
-static const tpl_loc L_321 = {F_28, 9, 70};
-static const tpl_loc L_322 = {F_28, 9, 77};
-static const tpl_loc L_323 = {F_28, 9, 55};
-static const tpl_loc L_324 = {F_28, 9, 82};
-static const tpl_loc L_325 = {F_28, 9, 129};
-static const tpl_loc L_326 = {F_28, 9, 132};
-static const tpl_loc L_327 = {F_28, 9, 139};
-static const tpl_loc L_328 = {F_28, 11, 21};
-static const tpl_loc L_329 = {F_28, 13, 5};
-static const tpl_loc L_330 = {F_28, 13, 28};
-static const tpl_loc L_331 = {F_28, 14, 5};
-static const tpl_loc L_332 = {F_28, 14, 13};
-static const tpl_loc L_333 = {F_28, 14, 41};
+static const tpl_loc L_313 = {F_28, 8, 4};
+static const tpl_loc L_314 = {F_28, 8, 7};
+static const tpl_loc L_315 = {F_28, 8, 12};
+static const tpl_loc L_316 = {F_28, 8, 22};
+static const tpl_loc L_317 = {F_28, 8, 39};
+static const tpl_loc L_318 = {F_28, 8, 45};
+static const tpl_loc L_319 = {F_28, 8, 60};
+static const tpl_loc L_320 = {F_28, 8, 66};
+static const tpl_loc L_321 = {F_28, 8, 74};
+static const tpl_loc L_322 = {F_28, 9, 46};
+static const tpl_loc L_323 = {F_28, 9, 49};
+static const tpl_loc L_324 = {F_28, 9, 70};
+static const tpl_loc L_325 = {F_28, 9, 77};
+static const tpl_loc L_326 = {F_28, 9, 55};
+static const tpl_loc L_327 = {F_28, 9, 82};
+static const tpl_loc L_328 = {F_28, 9, 129};
+static const tpl_loc L_329 = {F_28, 9, 132};
+static const tpl_loc L_330 = {F_28, 9, 139};
+static const tpl_loc L_331 = {F_28, 11, 21};
+static const tpl_loc L_332 = {F_28, 13, 5};
+static const tpl_loc L_333 = {F_28, 13, 28};
+static const tpl_loc L_334 = {F_28, 14, 5};
+static const tpl_loc L_335 = {F_28, 14, 13};
+static const tpl_loc L_336 = {F_28, 14, 41};
 static const char F_29[] = "partials/macros.twig";
-static const tpl_loc L_334 = {F_29, 6, 4};
-static const tpl_loc L_335 = {F_29, 6, 7};
-static const tpl_loc L_336 = {F_29, 6, 13};
-static const tpl_loc L_337 = {F_29, 6, 41};
-static const tpl_loc L_338 = {F_29, 6, 68};
-static const tpl_loc L_339 = {F_29, 6, 77};
-static const tpl_loc L_340 = {F_29, 6, 108};
-static const tpl_loc L_341 = {F_29, 6, 117};
-static const tpl_loc L_342 = {F_29, 13, 4};
-static const tpl_loc L_343 = {F_29, 14, 4};
-static const tpl_loc L_344 = {F_29, 14, 16};
-static const tpl_loc L_345 = {F_29, 14, 46};
-static const tpl_loc L_346 = {F_29, 14, 64};
-static const tpl_loc L_347 = {F_29, 14, 74};
-static const tpl_loc L_348 = {F_29, 15, 1};
-static const tpl_loc L_349 = {F_29, 15, 57};
-static const tpl_loc L_350 = {F_29, 15, 5};
+static const tpl_loc L_337 = {F_29, 6, 4};
+static const tpl_loc L_338 = {F_29, 6, 7};
+static const tpl_loc L_339 = {F_29, 6, 13};
+static const tpl_loc L_340 = {F_29, 6, 41};
+static const tpl_loc L_341 = {F_29, 6, 68};
+static const tpl_loc L_342 = {F_29, 6, 77};
+static const tpl_loc L_343 = {F_29, 6, 108};
+static const tpl_loc L_344 = {F_29, 6, 117};
+static const tpl_loc L_345 = {F_29, 13, 4};
+static const tpl_loc L_346 = {F_29, 14, 4};
+static const tpl_loc L_347 = {F_29, 14, 16};
+static const tpl_loc L_348 = {F_29, 14, 46};
+static const tpl_loc L_349 = {F_29, 14, 64};
+static const tpl_loc L_350 = {F_29, 14, 74};
+static const tpl_loc L_351 = {F_29, 15, 1};
+static const tpl_loc L_352 = {F_29, 15, 57};
+static const tpl_loc L_353 = {F_29, 15, 5};
 static const tpl_name N_label_title = {"label_title", 11u, 0x5a54e4b0u};
-static const tpl_loc L_351 = {F_29, 21, 1};
-static const tpl_loc L_352 = {F_29, 21, 28};
-static const tpl_loc L_353 = {F_29, 21, 34};
-static const tpl_loc L_354 = {F_29, 21, 49};
-static const tpl_loc L_355 = {F_29, 21, 4};
+static const tpl_loc L_354 = {F_29, 21, 1};
+static const tpl_loc L_355 = {F_29, 21, 28};
+static const tpl_loc L_356 = {F_29, 21, 34};
+static const tpl_loc L_357 = {F_29, 21, 49};
+static const tpl_loc L_358 = {F_29, 21, 4};
 static const tpl_name N_link_text = {"link_text", 9u, 0x4ace37a9u};
-static const tpl_loc L_356 = {F_29, 21, 57};
-static const tpl_loc L_357 = {F_29, 21, 67};
+static const tpl_loc L_359 = {F_29, 21, 57};
+static const tpl_loc L_360 = {F_29, 21, 67};
 static const tpl_name N_current = {"current", 7u, 0xd965bbdau};
-static const tpl_loc L_358 = {F_29, 29, 4};
-static const tpl_loc L_359 = {F_29, 29, 7};
-static const tpl_loc L_360 = {F_29, 29, 22};
-static const tpl_loc L_361 = {F_29, 30, 4};
+static const tpl_loc L_361 = {F_29, 29, 4};
+static const tpl_loc L_362 = {F_29, 29, 7};
+static const tpl_loc L_363 = {F_29, 29, 22};
+static const tpl_loc L_364 = {F_29, 30, 4};
 static const tpl_name N_open = {"open", 4u, 0xd35ec4c9u};
-static const tpl_loc L_362 = {F_29, 32, 4};
-static const tpl_loc L_363 = {F_29, 32, 17};
-static const tpl_loc L_364 = {F_29, 33, 4};
-static const tpl_loc L_365 = {F_29, 33, 7};
-static const tpl_loc L_366 = {F_29, 33, 19};
-static const tpl_loc L_367 = {F_29, 34, 4};
-static const tpl_loc L_368 = {F_29, 34, 7};
-static const tpl_loc L_369 = {F_29, 34, 13};
+static const tpl_loc L_365 = {F_29, 32, 4};
+static const tpl_loc L_366 = {F_29, 32, 17};
+static const tpl_loc L_367 = {F_29, 33, 4};
+static const tpl_loc L_368 = {F_29, 33, 7};
+static const tpl_loc L_369 = {F_29, 33, 19};
+static const tpl_loc L_370 = {F_29, 34, 4};
+static const tpl_loc L_371 = {F_29, 34, 7};
+static const tpl_loc L_372 = {F_29, 34, 13};
 static const tpl_name N_level = {"level", 5u, 0x9b99e7ddu};
-static const tpl_loc L_370 = {F_29, 34, 26};
-static const tpl_loc L_371 = {F_29, 37, 4};
-static const tpl_loc L_372 = {F_29, 37, 40};
-static const tpl_loc L_373 = {F_29, 37, 46};
-static const tpl_loc L_374 = {F_29, 37, 23};
-static const tpl_loc L_375 = {F_29, 37, 53};
+static const tpl_loc L_373 = {F_29, 34, 26};
+static const tpl_loc L_374 = {F_29, 37, 4};
+static const tpl_loc L_375 = {F_29, 37, 40};
+static const tpl_loc L_376 = {F_29, 37, 46};
+static const tpl_loc L_377 = {F_29, 37, 23};
+static const tpl_loc L_378 = {F_29, 37, 53};
 static const tpl_name N_closing = {"closing", 7u, 0x35930244u};
-static const tpl_loc L_376 = {F_29, 39, 4};
-static const tpl_loc L_377 = {F_29, 39, 7};
-static const tpl_loc L_378 = {F_29, 39, 24};
-static const tpl_loc L_379 = {F_29, 39, 34};
+static const tpl_loc L_379 = {F_29, 39, 4};
+static const tpl_loc L_380 = {F_29, 39, 7};
+static const tpl_loc L_381 = {F_29, 39, 24};
+static const tpl_loc L_382 = {F_29, 39, 34};
 static const tpl_name N_i = {"i", 1u, 0xec0c35c4u};
-static const tpl_loc L_380 = {F_29, 41, 4};
-static const tpl_loc L_381 = {F_29, 41, 15};
-static const tpl_loc L_382 = {F_29, 41, 34};
-static const tpl_loc L_383 = {F_29, 41, 41};
-static const tpl_loc L_384 = {F_29, 41, 20};
-static const tpl_loc L_385 = {F_29, 44, 4};
-static const tpl_loc L_386 = {F_29, 44, 15};
-static const tpl_loc L_387 = {F_29, 44, 27};
-static const tpl_loc L_388 = {F_29, 44, 33};
-static const tpl_loc L_389 = {F_29, 44, 20};
-static const tpl_loc L_390 = {F_29, 45, 4};
-static const tpl_loc L_391 = {F_29, 45, 34};
-static const tpl_loc L_392 = {F_29, 45, 40};
-static const tpl_loc L_393 = {F_29, 46, 15};
-static const tpl_loc L_394 = {F_29, 46, 50};
-static const tpl_loc L_395 = {F_29, 46, 53};
-static const tpl_loc L_396 = {F_29, 46, 59};
-static const tpl_loc L_397 = {F_29, 46, 66};
-static const tpl_loc L_398 = {F_29, 46, 74};
-static const tpl_loc L_399 = {F_29, 46, 96};
-static const tpl_loc L_400 = {F_29, 46, 99};
-static const tpl_loc L_401 = {F_29, 46, 105};
-static const tpl_loc L_402 = {F_29, 46, 124};
-static const tpl_loc L_403 = {F_29, 46, 127};
-static const tpl_loc L_404 = {F_29, 46, 134};
-static const tpl_loc L_405 = {F_29, 46, 137};
-static const tpl_loc L_406 = {F_29, 46, 147};
-static const tpl_loc L_407 = {F_29, 46, 150};
-static const tpl_loc L_408 = {F_29, 46, 211};
-static const tpl_loc L_409 = {F_29, 46, 214};
-static const tpl_loc L_410 = {F_29, 49, 4};
-static const tpl_loc L_411 = {F_29, 49, 7};
-static const tpl_loc L_412 = {F_29, 49, 12};
-static const tpl_loc L_413 = {F_29, 49, 28};
-static const tpl_loc L_414 = {F_29, 49, 46};
-static const tpl_loc L_415 = {F_29, 49, 38};
+static const tpl_loc L_383 = {F_29, 41, 4};
+static const tpl_loc L_384 = {F_29, 41, 15};
+static const tpl_loc L_385 = {F_29, 41, 34};
+static const tpl_loc L_386 = {F_29, 41, 41};
+static const tpl_loc L_387 = {F_29, 41, 20};
+static const tpl_loc L_388 = {F_29, 44, 4};
+static const tpl_loc L_389 = {F_29, 44, 15};
+static const tpl_loc L_390 = {F_29, 44, 27};
+static const tpl_loc L_391 = {F_29, 44, 33};
+static const tpl_loc L_392 = {F_29, 44, 20};
+static const tpl_loc L_393 = {F_29, 45, 4};
+static const tpl_loc L_394 = {F_29, 45, 34};
+static const tpl_loc L_395 = {F_29, 45, 40};
+static const tpl_loc L_396 = {F_29, 46, 15};
+static const tpl_loc L_397 = {F_29, 46, 50};
+static const tpl_loc L_398 = {F_29, 46, 53};
+static const tpl_loc L_399 = {F_29, 46, 59};
+static const tpl_loc L_400 = {F_29, 46, 66};
+static const tpl_loc L_401 = {F_29, 46, 74};
+static const tpl_loc L_402 = {F_29, 46, 96};
+static const tpl_loc L_403 = {F_29, 46, 99};
+static const tpl_loc L_404 = {F_29, 46, 105};
+static const tpl_loc L_405 = {F_29, 46, 124};
+static const tpl_loc L_406 = {F_29, 46, 127};
+static const tpl_loc L_407 = {F_29, 46, 134};
+static const tpl_loc L_408 = {F_29, 46, 137};
+static const tpl_loc L_409 = {F_29, 46, 147};
+static const tpl_loc L_410 = {F_29, 46, 150};
+static const tpl_loc L_411 = {F_29, 46, 211};
+static const tpl_loc L_412 = {F_29, 46, 214};
+static const tpl_loc L_413 = {F_29, 49, 4};
+static const tpl_loc L_414 = {F_29, 49, 7};
+static const tpl_loc L_415 = {F_29, 49, 12};
+static const tpl_loc L_416 = {F_29, 49, 28};
+static const tpl_loc L_417 = {F_29, 49, 46};
+static const tpl_loc L_418 = {F_29, 49, 38};
 static const tpl_name N_id = {"id", 2u, 0x37386ae0u};
 static const tpl_name N_class = {"class", 5u, 0xab3e0bffu};
-static const tpl_loc L_416 = {F_29, 57, 4};
-static const tpl_loc L_417 = {F_29, 57, 7};
-static const tpl_loc L_418 = {F_29, 57, 22};
-static const tpl_loc L_419 = {F_29, 58, 13};
-static const tpl_loc L_420 = {F_29, 58, 58};
-static const tpl_loc L_421 = {F_29, 58, 61};
-static const tpl_loc L_422 = {F_29, 59, 27};
-static const tpl_loc L_423 = {F_29, 59, 37};
-static const tpl_loc L_424 = {F_29, 59, 40};
-static const tpl_loc L_425 = {F_29, 60, 1};
-static const tpl_loc L_426 = {F_29, 60, 28};
-static const tpl_loc L_427 = {F_29, 60, 34};
-static const tpl_loc L_428 = {F_29, 60, 4};
+static const tpl_loc L_419 = {F_29, 57, 4};
+static const tpl_loc L_420 = {F_29, 57, 7};
+static const tpl_loc L_421 = {F_29, 57, 22};
+static const tpl_loc L_422 = {F_29, 58, 13};
+static const tpl_loc L_423 = {F_29, 58, 58};
+static const tpl_loc L_424 = {F_29, 58, 61};
+static const tpl_loc L_425 = {F_29, 59, 27};
+static const tpl_loc L_426 = {F_29, 59, 37};
+static const tpl_loc L_427 = {F_29, 59, 40};
+static const tpl_loc L_428 = {F_29, 60, 1};
+static const tpl_loc L_429 = {F_29, 60, 28};
+static const tpl_loc L_430 = {F_29, 60, 34};
+static const tpl_loc L_431 = {F_29, 60, 4};
 static const tpl_name N_toc_list = {"toc_list", 8u, 0x4d6ceb3au};
+static const tpl_name N_s = {"s", 1u, 0xf60c4582u};
+static const tpl_loc L_432 = {F_29, 71, 1};
+static const tpl_loc L_433 = {F_29, 71, 4};
+static const tpl_loc L_434 = {F_29, 71, 6};
 static const char F_30[] = "preface.twig";
-static const tpl_loc L_429 = {F_30, 1, 12};
+static const tpl_loc L_435 = {F_30, 1, 12};
 static const char F_31[] = "prologue.twig";
-static const tpl_loc L_430 = {F_31, 1, 12};
+static const tpl_loc L_436 = {F_31, 1, 12};
 static const char F_32[] = "style.css.twig";
-static const tpl_loc L_431 = {F_32, 29, 9};
-static const tpl_loc L_432 = {F_32, 29, 12};
+static const tpl_loc L_437 = {F_32, 29, 9};
+static const tpl_loc L_438 = {F_32, 29, 12};
 static const tpl_name N_page = {"page", 4u, 0x815dfa76u};
-static const tpl_loc L_433 = {F_32, 29, 17};
+static const tpl_loc L_439 = {F_32, 29, 17};
 static const tpl_name N_size = {"size", 4u, 0x23a0d95cu};
-static const tpl_loc L_434 = {F_32, 30, 15};
-static const tpl_loc L_435 = {F_32, 30, 18};
+static const tpl_loc L_440 = {F_32, 30, 15};
+static const tpl_loc L_441 = {F_32, 30, 18};
 static const tpl_name N_m = {"m", 1u, 0xe80c2f78u};
-static const tpl_loc L_436 = {F_32, 30, 20};
+static const tpl_loc L_442 = {F_32, 30, 20};
 static const tpl_name N_top = {"top", 3u, 0xa710dc3cu};
-static const tpl_loc L_437 = {F_32, 31, 18};
-static const tpl_loc L_438 = {F_32, 31, 23};
+static const tpl_loc L_443 = {F_32, 31, 18};
+static const tpl_loc L_444 = {F_32, 31, 23};
 static const tpl_name N_bottom = {"bottom", 6u, 0x4ea76b2au};
-static const tpl_loc L_439 = {F_32, 32, 16};
-static const tpl_loc L_440 = {F_32, 32, 21};
+static const tpl_loc L_445 = {F_32, 32, 16};
+static const tpl_loc L_446 = {F_32, 32, 21};
 static const tpl_name N_inner = {"inner", 5u, 0xd8de6a27u};
-static const tpl_loc L_441 = {F_32, 33, 17};
-static const tpl_loc L_442 = {F_32, 33, 22};
+static const tpl_loc L_447 = {F_32, 33, 17};
+static const tpl_loc L_448 = {F_32, 33, 22};
 static const tpl_name N_outer = {"outer", 5u, 0xa20bc574u};
-static const tpl_loc L_443 = {F_32, 34, 4};
-static const tpl_loc L_444 = {F_32, 34, 11};
+static const tpl_loc L_449 = {F_32, 34, 4};
+static const tpl_loc L_450 = {F_32, 34, 11};
 static const tpl_name N_two_sided = {"two_sided", 9u, 0xcceee06fu};
-static const tpl_loc L_445 = {F_32, 35, 68};
-static const tpl_loc L_446 = {F_32, 35, 71};
+static const tpl_loc L_451 = {F_32, 35, 68};
+static const tpl_loc L_452 = {F_32, 35, 71};
 static const tpl_name N_head = {"head", 4u, 0x32694bc3u};
-static const tpl_loc L_447 = {F_32, 36, 59};
-static const tpl_loc L_448 = {F_32, 39, 4};
-static const tpl_loc L_449 = {F_32, 42, 16};
-static const tpl_loc L_450 = {F_32, 43, 17};
-static const tpl_loc L_451 = {F_32, 44, 95};
-static const tpl_loc L_452 = {F_32, 44, 98};
-static const tpl_loc L_453 = {F_32, 47, 16};
-static const tpl_loc L_454 = {F_32, 48, 17};
-static const tpl_loc L_455 = {F_32, 49, 96};
-static const tpl_loc L_456 = {F_32, 61, 4};
-static const tpl_loc L_457 = {F_32, 62, 7};
-static const tpl_loc L_458 = {F_32, 68, 4};
-static const tpl_loc L_459 = {F_32, 69, 7};
-static const tpl_loc L_460 = {F_32, 80, 4};
-static const tpl_loc L_461 = {F_32, 81, 7};
-static const tpl_loc L_462 = {F_32, 102, 14};
-static const tpl_loc L_463 = {F_32, 102, 17};
+static const tpl_loc L_453 = {F_32, 36, 59};
+static const tpl_loc L_454 = {F_32, 39, 4};
+static const tpl_loc L_455 = {F_32, 42, 16};
+static const tpl_loc L_456 = {F_32, 43, 17};
+static const tpl_loc L_457 = {F_32, 44, 95};
+static const tpl_loc L_458 = {F_32, 44, 98};
+static const tpl_loc L_459 = {F_32, 47, 16};
+static const tpl_loc L_460 = {F_32, 48, 17};
+static const tpl_loc L_461 = {F_32, 49, 96};
+static const tpl_loc L_462 = {F_32, 61, 4};
+static const tpl_loc L_463 = {F_32, 62, 7};
+static const tpl_loc L_464 = {F_32, 68, 4};
+static const tpl_loc L_465 = {F_32, 69, 7};
+static const tpl_loc L_466 = {F_32, 80, 4};
+static const tpl_loc L_467 = {F_32, 81, 7};
+static const tpl_loc L_468 = {F_32, 102, 14};
+static const tpl_loc L_469 = {F_32, 102, 17};
 static const tpl_name N_small = {"small", 5u, 0xa2c4f48cu};
-static const tpl_loc L_464 = {F_32, 103, 16};
-static const tpl_loc L_465 = {F_32, 133, 27};
-static const tpl_loc L_466 = {F_32, 133, 30};
+static const tpl_loc L_470 = {F_32, 103, 16};
+static const tpl_loc L_471 = {F_32, 133, 27};
+static const tpl_loc L_472 = {F_32, 133, 30};
 static const tpl_name N_accent = {"accent", 6u, 0x13e3e9b7u};
-static const tpl_loc L_467 = {F_32, 140, 84};
-static const tpl_loc L_468 = {F_32, 158, 27};
-static const tpl_loc L_469 = {F_32, 212, 39};
-static const tpl_loc L_470 = {F_32, 212, 42};
-static const tpl_loc L_471 = {F_32, 213, 36};
-static const tpl_loc L_472 = {F_32, 227, 26};
-static const tpl_loc L_473 = {F_32, 233, 36};
-static const tpl_loc L_474 = {F_32, 254, 4};
-static const tpl_loc L_475 = {F_32, 281, 26};
-static const tpl_loc L_476 = {F_32, 281, 29};
-static const tpl_loc L_477 = {F_32, 284, 14};
-static const tpl_loc L_478 = {F_32, 284, 17};
-static const tpl_loc L_479 = {F_32, 298, 12};
-static const tpl_loc L_480 = {F_32, 319, 45};
-static const tpl_loc L_481 = {F_32, 319, 48};
-static const tpl_loc L_482 = {F_32, 354, 28};
-static const tpl_loc L_483 = {F_32, 354, 31};
-static const tpl_loc L_484 = {F_32, 355, 23};
-static const tpl_loc L_485 = {F_32, 361, 29};
-static const tpl_loc L_486 = {F_32, 363, 41};
-static const tpl_loc L_487 = {F_32, 368, 16};
-static const tpl_loc L_488 = {F_32, 368, 19};
-static const tpl_loc L_489 = {F_32, 372, 14};
-static const tpl_loc L_490 = {F_32, 384, 10};
-static const tpl_loc L_491 = {F_32, 384, 13};
-static const tpl_loc L_492 = {F_32, 404, 27};
-static const tpl_loc L_493 = {F_32, 404, 81};
-static const tpl_loc L_494 = {F_32, 408, 14};
-static const tpl_loc L_495 = {F_32, 415, 15};
-static const tpl_loc L_496 = {F_32, 451, 67};
-static const tpl_loc L_497 = {F_32, 451, 70};
-static const tpl_loc L_498 = {F_32, 464, 15};
-static const tpl_loc L_499 = {F_32, 464, 18};
-static const tpl_loc L_500 = {F_32, 464, 22};
-static const tpl_loc L_501 = {F_32, 464, 55};
-static const tpl_loc L_502 = {F_32, 15, 4};
-static const tpl_loc L_503 = {F_32, 15, 12};
-static const tpl_loc L_504 = {F_32, 15, 20};
+static const tpl_loc L_473 = {F_32, 140, 84};
+static const tpl_loc L_474 = {F_32, 158, 27};
+static const tpl_loc L_475 = {F_32, 212, 39};
+static const tpl_loc L_476 = {F_32, 212, 42};
+static const tpl_loc L_477 = {F_32, 213, 36};
+static const tpl_loc L_478 = {F_32, 227, 26};
+static const tpl_loc L_479 = {F_32, 233, 36};
+static const tpl_loc L_480 = {F_32, 254, 4};
+static const tpl_loc L_481 = {F_32, 281, 26};
+static const tpl_loc L_482 = {F_32, 281, 29};
+static const tpl_loc L_483 = {F_32, 284, 14};
+static const tpl_loc L_484 = {F_32, 284, 17};
+static const tpl_loc L_485 = {F_32, 298, 12};
+static const tpl_loc L_486 = {F_32, 319, 45};
+static const tpl_loc L_487 = {F_32, 319, 48};
+static const tpl_loc L_488 = {F_32, 354, 28};
+static const tpl_loc L_489 = {F_32, 354, 31};
+static const tpl_loc L_490 = {F_32, 355, 23};
+static const tpl_loc L_491 = {F_32, 361, 29};
+static const tpl_loc L_492 = {F_32, 363, 41};
+static const tpl_loc L_493 = {F_32, 368, 16};
+static const tpl_loc L_494 = {F_32, 368, 19};
+static const tpl_loc L_495 = {F_32, 372, 14};
+static const tpl_loc L_496 = {F_32, 384, 10};
+static const tpl_loc L_497 = {F_32, 384, 13};
+static const tpl_loc L_498 = {F_32, 404, 27};
+static const tpl_loc L_499 = {F_32, 404, 81};
+static const tpl_loc L_500 = {F_32, 408, 14};
+static const tpl_loc L_501 = {F_32, 415, 15};
+static const tpl_loc L_502 = {F_32, 451, 67};
+static const tpl_loc L_503 = {F_32, 451, 70};
+static const tpl_loc L_504 = {F_32, 464, 15};
+static const tpl_loc L_505 = {F_32, 464, 18};
+static const tpl_loc L_506 = {F_32, 464, 22};
+static const tpl_loc L_507 = {F_32, 464, 55};
+static const tpl_loc L_508 = {F_32, 15, 4};
+static const tpl_loc L_509 = {F_32, 15, 12};
+static const tpl_loc L_510 = {F_32, 15, 20};
 static const tpl_name N_margin = {"margin", 6u, 0xd7713c7bu};
-static const tpl_loc L_505 = {F_32, 16, 4};
-static const tpl_loc L_506 = {F_32, 17, 4};
-static const tpl_loc L_507 = {F_32, 17, 16};
-static const tpl_loc L_508 = {F_32, 17, 21};
+static const tpl_loc L_511 = {F_32, 16, 4};
+static const tpl_loc L_512 = {F_32, 17, 4};
+static const tpl_loc L_513 = {F_32, 17, 16};
+static const tpl_loc L_514 = {F_32, 17, 21};
 static const tpl_name N_width = {"width", 5u, 0x95876e1fu};
-static const tpl_loc L_509 = {F_32, 18, 4};
-static const tpl_loc L_510 = {F_32, 19, 4};
-static const tpl_loc L_511 = {F_32, 20, 39};
-static const tpl_loc L_512 = {F_32, 20, 42};
-static const tpl_loc L_513 = {F_32, 20, 47};
-static const tpl_loc L_514 = {F_32, 20, 52};
-static const tpl_loc L_515 = {F_32, 20, 58};
-static const tpl_loc L_516 = {F_32, 20, 61};
-static const tpl_loc L_517 = {F_32, 21, 10};
-static const tpl_loc L_518 = {F_32, 92, 10};
+static const tpl_loc L_515 = {F_32, 18, 4};
+static const tpl_loc L_516 = {F_32, 19, 4};
+static const tpl_loc L_517 = {F_32, 20, 39};
+static const tpl_loc L_518 = {F_32, 20, 42};
+static const tpl_loc L_519 = {F_32, 20, 47};
+static const tpl_loc L_520 = {F_32, 20, 52};
+static const tpl_loc L_521 = {F_32, 20, 58};
+static const tpl_loc L_522 = {F_32, 20, 61};
+static const tpl_loc L_523 = {F_32, 21, 10};
+static const tpl_loc L_524 = {F_32, 92, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_519 = {F_32, 161, 10};
-static const tpl_loc L_520 = {F_32, 269, 10};
+static const tpl_loc L_525 = {F_32, 161, 10};
+static const tpl_loc L_526 = {F_32, 269, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_521 = {F_32, 300, 10};
+static const tpl_loc L_527 = {F_32, 300, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_522 = {F_32, 321, 10};
+static const tpl_loc L_528 = {F_32, 321, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_523 = {F_32, 350, 10};
-static const tpl_loc L_524 = {F_32, 437, 10};
+static const tpl_loc L_529 = {F_32, 350, 10};
+static const tpl_loc L_530 = {F_32, 437, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_525 = {F_32, 457, 10};
+static const tpl_loc L_531 = {F_32, 457, 10};
 static const tpl_name N_references = {"references", 10u, 0x6392f7cbu};
-static const tpl_loc L_526 = {F_32, 467, 10};
+static const tpl_loc L_532 = {F_32, 467, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
 static const char F_33[] = "table.twig";
-static const tpl_loc L_527 = {F_33, 4, 4};
-static const tpl_loc L_528 = {F_33, 4, 20};
-static const tpl_loc L_529 = {F_33, 4, 25};
-static const tpl_loc L_530 = {F_33, 4, 39};
+static const tpl_loc L_533 = {F_33, 4, 4};
+static const tpl_loc L_534 = {F_33, 4, 20};
+static const tpl_loc L_535 = {F_33, 4, 25};
+static const tpl_loc L_536 = {F_33, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_531 = {F_33, 5, 25};
-static const tpl_loc L_532 = {F_33, 5, 28};
-static const tpl_loc L_533 = {F_33, 5, 33};
-static const tpl_loc L_534 = {F_33, 5, 45};
-static const tpl_loc L_535 = {F_33, 6, 4};
-static const tpl_loc L_536 = {F_33, 6, 7};
-static const tpl_loc L_537 = {F_33, 7, 31};
-static const tpl_loc L_538 = {F_33, 7, 51};
-static const tpl_loc L_539 = {F_33, 8, 5};
-static const tpl_loc L_540 = {F_33, 8, 13};
-static const tpl_loc L_541 = {F_33, 8, 41};
-static const tpl_loc L_542 = {F_33, 8, 67};
-static const tpl_loc L_543 = {F_33, 8, 75};
-static const tpl_loc L_544 = {F_33, 8, 108};
-static const tpl_loc L_545 = {F_33, 8, 116};
-static const tpl_loc L_546 = {F_33, 11, 42};
-static const tpl_loc L_547 = {F_33, 11, 103};
-static const tpl_loc L_548 = {F_33, 12, 1};
-static const tpl_loc L_549 = {F_33, 12, 9};
+static const tpl_loc L_537 = {F_33, 5, 25};
+static const tpl_loc L_538 = {F_33, 5, 28};
+static const tpl_loc L_539 = {F_33, 5, 33};
+static const tpl_loc L_540 = {F_33, 5, 45};
+static const tpl_loc L_541 = {F_33, 6, 4};
+static const tpl_loc L_542 = {F_33, 6, 7};
+static const tpl_loc L_543 = {F_33, 7, 31};
+static const tpl_loc L_544 = {F_33, 7, 51};
+static const tpl_loc L_545 = {F_33, 8, 5};
+static const tpl_loc L_546 = {F_33, 8, 13};
+static const tpl_loc L_547 = {F_33, 8, 41};
+static const tpl_loc L_548 = {F_33, 8, 67};
+static const tpl_loc L_549 = {F_33, 8, 75};
+static const tpl_loc L_550 = {F_33, 8, 108};
+static const tpl_loc L_551 = {F_33, 8, 116};
+static const tpl_loc L_552 = {F_33, 11, 42};
+static const tpl_loc L_553 = {F_33, 11, 103};
+static const tpl_loc L_554 = {F_33, 12, 1};
+static const tpl_loc L_555 = {F_33, 12, 9};
 static const char F_34[] = "title.md.twig";
-static const tpl_loc L_550 = {F_34, 3, 3};
-static const tpl_loc L_551 = {F_34, 3, 6};
-static const tpl_loc L_552 = {F_34, 3, 11};
-static const tpl_loc L_553 = {F_34, 3, 17};
-static const tpl_loc L_554 = {F_34, 5, 4};
-static const tpl_loc L_555 = {F_34, 5, 12};
-static const tpl_loc L_556 = {F_34, 6, 24};
-static const tpl_loc L_557 = {F_34, 6, 39};
-static const tpl_loc L_558 = {F_34, 9, 4};
-static const tpl_loc L_559 = {F_34, 9, 12};
-static const tpl_loc L_560 = {F_34, 10, 25};
-static const tpl_loc L_561 = {F_34, 10, 41};
+static const tpl_loc L_556 = {F_34, 6, 11};
+static const tpl_loc L_557 = {F_34, 7, 3};
+static const tpl_loc L_558 = {F_34, 7, 16};
+static const tpl_loc L_559 = {F_34, 7, 21};
+static const tpl_loc L_560 = {F_34, 7, 6};
+static const tpl_loc L_561 = {F_34, 9, 4};
+static const tpl_loc L_562 = {F_34, 9, 12};
+static const tpl_loc L_563 = {F_34, 10, 24};
+static const tpl_loc L_564 = {F_34, 10, 39};
+static const tpl_loc L_565 = {F_34, 10, 41};
+static const tpl_loc L_566 = {F_34, 13, 4};
+static const tpl_loc L_567 = {F_34, 13, 12};
+static const tpl_loc L_568 = {F_34, 14, 25};
+static const tpl_loc L_569 = {F_34, 14, 41};
+static const tpl_loc L_570 = {F_34, 14, 43};
 static const char F_35[] = "title.twig";
-static const tpl_loc L_562 = {F_35, 6, 9};
-static const tpl_loc L_563 = {F_35, 6, 12};
-static const tpl_loc L_564 = {F_35, 6, 17};
-static const tpl_loc L_565 = {F_35, 6, 26};
-static const tpl_loc L_566 = {F_35, 6, 34};
-static const tpl_loc L_567 = {F_35, 6, 58};
-static const tpl_loc L_568 = {F_35, 6, 62};
-static const tpl_loc L_569 = {F_35, 6, 95};
-static const tpl_loc L_570 = {F_35, 6, 100};
-static const tpl_loc L_571 = {F_35, 6, 106};
-static const tpl_loc L_572 = {F_35, 4, 12};
+static const tpl_loc L_571 = {F_35, 6, 9};
+static const tpl_loc L_572 = {F_35, 6, 12};
+static const tpl_loc L_573 = {F_35, 6, 17};
+static const tpl_loc L_574 = {F_35, 6, 26};
+static const tpl_loc L_575 = {F_35, 6, 34};
+static const tpl_loc L_576 = {F_35, 6, 58};
+static const tpl_loc L_577 = {F_35, 6, 62};
+static const tpl_loc L_578 = {F_35, 6, 95};
+static const tpl_loc L_579 = {F_35, 6, 100};
+static const tpl_loc L_580 = {F_35, 6, 106};
+static const tpl_loc L_581 = {F_35, 4, 12};
 static const char F_36[] = "toc.twig";
-static const tpl_loc L_573 = {F_36, 8, 11};
-static const tpl_loc L_574 = {F_36, 9, 4};
+static const tpl_loc L_582 = {F_36, 8, 11};
+static const tpl_loc L_583 = {F_36, 9, 4};
 static const tpl_name N_elements = {"elements", 8u, 0x5a94b0ccu};
-static const tpl_loc L_575 = {F_36, 10, 4};
+static const tpl_loc L_584 = {F_36, 10, 4};
 static const tpl_name N_deep = {"deep", 4u, 0x99e98c6fu};
-static const tpl_loc L_576 = {F_36, 11, 4};
-static const tpl_loc L_577 = {F_36, 12, 4};
-static const tpl_loc L_578 = {F_36, 12, 17};
-static const tpl_loc L_579 = {F_36, 12, 21};
+static const tpl_loc L_585 = {F_36, 11, 4};
+static const tpl_loc L_586 = {F_36, 12, 4};
+static const tpl_loc L_587 = {F_36, 12, 17};
+static const tpl_loc L_588 = {F_36, 12, 21};
 static const tpl_name N_other = {"other", 5u, 0xc87d8df5u};
-static const tpl_loc L_580 = {F_36, 13, 4};
-static const tpl_loc L_581 = {F_36, 13, 7};
-static const tpl_loc L_582 = {F_36, 13, 13};
-static const tpl_loc L_583 = {F_36, 13, 20};
-static const tpl_loc L_584 = {F_36, 13, 31};
-static const tpl_loc L_585 = {F_36, 14, 4};
-static const tpl_loc L_586 = {F_36, 14, 46};
-static const tpl_loc L_587 = {F_36, 14, 55};
-static const tpl_loc L_588 = {F_36, 14, 32};
+static const tpl_loc L_589 = {F_36, 13, 4};
+static const tpl_loc L_590 = {F_36, 13, 7};
+static const tpl_loc L_591 = {F_36, 13, 13};
+static const tpl_loc L_592 = {F_36, 13, 20};
+static const tpl_loc L_593 = {F_36, 13, 31};
+static const tpl_loc L_594 = {F_36, 14, 4};
+static const tpl_loc L_595 = {F_36, 14, 46};
+static const tpl_loc L_596 = {F_36, 14, 55};
+static const tpl_loc L_597 = {F_36, 14, 32};
 static const tpl_name N_own = {"own", 3u, 0xa515afbfu};
-static const tpl_loc L_589 = {F_36, 15, 4};
-static const tpl_loc L_590 = {F_36, 15, 7};
-static const tpl_loc L_591 = {F_36, 15, 14};
-static const tpl_loc L_592 = {F_36, 15, 25};
-static const tpl_loc L_593 = {F_36, 15, 31};
-static const tpl_loc L_594 = {F_36, 15, 46};
-static const tpl_loc L_595 = {F_36, 16, 4};
-static const tpl_loc L_596 = {F_36, 16, 33};
-static const tpl_loc L_597 = {F_36, 16, 39};
-static const tpl_loc L_598 = {F_36, 16, 59};
-static const tpl_loc L_599 = {F_36, 16, 77};
-static const tpl_loc L_600 = {F_36, 18, 4};
-static const tpl_loc L_601 = {F_36, 18, 18};
-static const tpl_loc L_602 = {F_36, 18, 32};
+static const tpl_loc L_598 = {F_36, 15, 4};
+static const tpl_loc L_599 = {F_36, 15, 7};
+static const tpl_loc L_600 = {F_36, 15, 14};
+static const tpl_loc L_601 = {F_36, 15, 25};
+static const tpl_loc L_602 = {F_36, 15, 31};
+static const tpl_loc L_603 = {F_36, 15, 46};
+static const tpl_loc L_604 = {F_36, 16, 4};
+static const tpl_loc L_605 = {F_36, 16, 33};
+static const tpl_loc L_606 = {F_36, 16, 39};
+static const tpl_loc L_607 = {F_36, 16, 59};
+static const tpl_loc L_608 = {F_36, 16, 77};
+static const tpl_loc L_609 = {F_36, 18, 4};
+static const tpl_loc L_610 = {F_36, 18, 18};
+static const tpl_loc L_611 = {F_36, 18, 32};
 static const tpl_name N_e = {"e", 1u, 0xe00c22e0u};
-static const tpl_loc L_603 = {F_36, 18, 62};
-static const tpl_loc L_604 = {F_36, 18, 68};
-static const tpl_loc L_605 = {F_36, 18, 47};
-static const tpl_loc L_606 = {F_36, 18, 36};
-static const tpl_loc L_607 = {F_36, 18, 26};
-static const tpl_loc L_608 = {F_36, 21, 1};
-static const tpl_loc L_609 = {F_36, 21, 4};
-static const tpl_loc L_610 = {F_36, 21, 9};
-static const tpl_loc L_611 = {F_36, 22, 4};
-static const tpl_loc L_612 = {F_36, 22, 7};
-static const tpl_loc L_613 = {F_36, 22, 22};
-static const tpl_loc L_614 = {F_36, 24, 4};
-static const tpl_loc L_615 = {F_36, 25, 12};
-static const tpl_loc L_616 = {F_36, 25, 21};
-static const tpl_loc L_617 = {F_36, 25, 28};
-static const tpl_loc L_618 = {F_36, 25, 36};
-static const tpl_loc L_619 = {F_36, 25, 47};
-static const tpl_loc L_620 = {F_36, 25, 56};
-static const tpl_loc L_621 = {F_36, 25, 75};
-static const tpl_loc L_622 = {F_36, 25, 104};
-static const tpl_loc L_623 = {F_36, 25, 114};
-static const tpl_loc L_624 = {F_36, 25, 117};
-static const tpl_loc L_625 = {F_36, 6, 12};
+static const tpl_loc L_612 = {F_36, 18, 62};
+static const tpl_loc L_613 = {F_36, 18, 68};
+static const tpl_loc L_614 = {F_36, 18, 47};
+static const tpl_loc L_615 = {F_36, 18, 36};
+static const tpl_loc L_616 = {F_36, 18, 26};
+static const tpl_loc L_617 = {F_36, 21, 1};
+static const tpl_loc L_618 = {F_36, 21, 4};
+static const tpl_loc L_619 = {F_36, 21, 9};
+static const tpl_loc L_620 = {F_36, 22, 4};
+static const tpl_loc L_621 = {F_36, 22, 7};
+static const tpl_loc L_622 = {F_36, 22, 22};
+static const tpl_loc L_623 = {F_36, 24, 4};
+static const tpl_loc L_624 = {F_36, 25, 12};
+static const tpl_loc L_625 = {F_36, 25, 21};
+static const tpl_loc L_626 = {F_36, 25, 28};
+static const tpl_loc L_627 = {F_36, 25, 36};
+static const tpl_loc L_628 = {F_36, 25, 47};
+static const tpl_loc L_629 = {F_36, 25, 56};
+static const tpl_loc L_630 = {F_36, 25, 75};
+static const tpl_loc L_631 = {F_36, 25, 104};
+static const tpl_loc L_632 = {F_36, 25, 114};
+static const tpl_loc L_633 = {F_36, 25, 117};
+static const tpl_loc L_634 = {F_36, 6, 12};
 
 static const tpl_template T0;
 static const tpl_template T1;
@@ -875,10 +886,10 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static tpl_value fn52(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
 static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
-static void fn54(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx);
 static void fn55(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn57(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
@@ -888,15 +899,16 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn66(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn67(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn71(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
-static tpl_value fn73(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn70(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn72(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 static tpl_value fn74(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
-static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
-static void fn75(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
+static tpl_value fn75(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv);
+static void fn73(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks);
+static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks);
 
 /* ---- acknowledgement.twig ---- */
 
@@ -2753,179 +2765,191 @@ static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)ctx;
   (void)blocks;
   const tpl_callable *k4 = NULL;
-  tpl_value v0 = tpl_null();
   tpl_value v1 = tpl_null();
-  tpl_value v3 = tpl_null();
-  tpl_value v6 = tpl_null();
-  tpl_value v16 = tpl_null();
-  tpl_value v23 = tpl_null();
-  tpl_value v24 = tpl_null();
+  tpl_value v2 = tpl_null();
+  tpl_value v5 = tpl_null();
+  tpl_value v9 = tpl_null();
+  tpl_value v20 = tpl_null();
+  tpl_value v27 = tpl_null();
+  tpl_value v28 = tpl_null();
   tpl_ic ic0 = {0, NULL};
   tpl_ic ic1 = {0, NULL};
   tpl_ic ic2 = {0, NULL};
   tpl_ic ic3 = {0, NULL};
 #line 4 "themes/tech/contents/edition.md.twig"
-  tpl_out(rt, "**", 2);
-#line 4 "themes/tech/contents/edition.md.twig"
   {
     rt->loc = &L_102;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_103);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_104, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_105);
-    tpl_out_value(rt, v2);
+    tpl_value v0 = tpl_str("partials/macros.twig", 20u);
+    tpl_import(rt, self, 0, v0, &L_102);
   }
-#line 4 "themes/tech/contents/edition.md.twig"
-  tpl_out(rt, "**", 2);
-#line 4 "themes/tech/contents/edition.md.twig"
-  {
-    rt->loc = &L_106;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_107, &ic1);
-    bool b4 = tpl_truthy(v3);
-    if (b4) {
-#line 4 "themes/tech/contents/edition.md.twig"
-      tpl_out(rt, "<br />\n", 7);
 #line 5 "themes/tech/contents/edition.md.twig"
+  tpl_out(rt, "**", 2);
+#line 5 "themes/tech/contents/edition.md.twig"
+  {
+    rt->loc = &L_103;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_104);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_105, &ic0);
+    const tpl_value a3[1] = {v2};
+    tpl_value v4 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a3, NULL, &L_106);
+    tpl_out_value(rt, v4);
+  }
+#line 5 "themes/tech/contents/edition.md.twig"
+  tpl_out(rt, "**", 2);
+#line 5 "themes/tech/contents/edition.md.twig"
+  {
+    rt->loc = &L_107;
+    v5 = tpl_getattr_name_ic(rt, v1, &N_author, &L_108, &ic1);
+    bool b6 = tpl_truthy(v5);
+    if (b6) {
+#line 5 "themes/tech/contents/edition.md.twig"
+      tpl_out(rt, "<br />\n", 7);
+#line 6 "themes/tech/contents/edition.md.twig"
       {
-        rt->loc = &L_108;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_109);
-        tpl_out_value(rt, v5);
+        rt->loc = &L_109;
+        const tpl_value a7[1] = {v5};
+        tpl_value v8 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a7, NULL, &L_110);
+        tpl_out_value(rt, v8);
       }
     }
   }
-#line 6 "themes/tech/contents/edition.md.twig"
+#line 7 "themes/tech/contents/edition.md.twig"
   tpl_out(rt, "\n\n", 2);
-#line 8 "themes/tech/contents/edition.md.twig"
+#line 9 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_110;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_111, &ic2);
-    bool b7 = tpl_truthy(v6);
-    if (b7) {
-#line 8 "themes/tech/contents/edition.md.twig"
+    rt->loc = &L_111;
+    v9 = tpl_getattr_name_ic(rt, v1, &N_edition, &L_112, &ic2);
+    bool b10 = tpl_truthy(v9);
+    if (b10) {
+#line 9 "themes/tech/contents/edition.md.twig"
       {
-        rt->loc = &L_112;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_113);
-        tpl_out_value(rt, v8);
+        rt->loc = &L_113;
+        const tpl_value a11[1] = {v9};
+        tpl_value v12 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a11, NULL, &L_114);
+        tpl_out_value(rt, v12);
       }
-#line 8 "themes/tech/contents/edition.md.twig"
+#line 9 "themes/tech/contents/edition.md.twig"
       tpl_out(rt, ", ", 2);
     }
   }
-#line 8 "themes/tech/contents/edition.md.twig"
+#line 9 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_114;
-    tpl_value v12 = tpl_null();
-    bool b11 = tpl_var_probe(rt, ctx, self, &N_book, &v12);
-    if (!b11)
-      v12 = tpl_null();
-    (void)b11;
-    tpl_value v13 = tpl_str("publication_date", 16);
-    tpl_value v10 = tpl_null();
-    bool b9 = tpl_has_attr(rt, v12, v13, &v10);
-    if (!b9)
-      v10 = tpl_null();
-    tpl_value v14;
-    if (b9 && !tpl_is_empty(rt, v10)) {
-      v14 = v10;
+    rt->loc = &L_115;
+    tpl_value v16 = tpl_null();
+    bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
+    if (!b15)
+      v16 = tpl_null();
+    (void)b15;
+    tpl_value v17 = tpl_str("publication_date", 16);
+    tpl_value v14 = tpl_null();
+    bool b13 = tpl_has_attr(rt, v16, v17, &v14);
+    if (!b13)
+      v14 = tpl_null();
+    tpl_value v18;
+    if (b13 && !tpl_is_empty(rt, v14)) {
+      v18 = v14;
     } else {
-      tpl_value v15 = tpl_str("now", 3u);
-      v14 = v15;
+      tpl_value v19 = tpl_str("now", 3u);
+      v18 = v19;
     }
-    v16 = tpl_var(rt, ctx, self, &N_app, &L_115);
-    tpl_value v17 = tpl_str("getLabel", 8u);
-    tpl_value v18 = tpl_str("date_format", 11u);
-    const tpl_value a19[1] = {v18};
-    tpl_value v20 = tpl_call_method(rt, v16, v17, 1, a19, &L_116);
-    const tpl_value a21[2] = {v14, v20};
+    v20 = tpl_var(rt, ctx, self, &N_app, &L_116);
+    tpl_value v21 = tpl_str("getLabel", 8u);
+    tpl_value v22 = tpl_str("date_format", 11u);
+    const tpl_value a23[1] = {v22};
+    tpl_value v24 = tpl_call_method(rt, v20, v21, 1, a23, &L_117);
+    const tpl_value a25[2] = {v18, v24};
     if (!k4)
-      k4 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_117);
-    tpl_value v22 = k4->fn(rt, ctx, 2, a21, &L_117);
-    tpl_out_value(rt, v22);
+      k4 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_118);
+    tpl_value v26 = k4->fn(rt, ctx, 2, a25, &L_118);
+    tpl_out_value(rt, v26);
   }
-#line 8 "themes/tech/contents/edition.md.twig"
+#line 9 "themes/tech/contents/edition.md.twig"
   tpl_out(rt, "\n\n", 2);
-#line 10 "themes/tech/contents/edition.md.twig"
+#line 11 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_118;
-    v23 = tpl_var(rt, ctx, self, &N_edition, &L_119);
-    v24 = tpl_getattr_name_ic(rt, v23, &N_isbn, &L_120, &ic3);
-    bool b25 = tpl_truthy(v24);
-    if (b25) {
-#line 11 "themes/tech/contents/edition.md.twig"
+    rt->loc = &L_119;
+    v27 = tpl_var(rt, ctx, self, &N_edition, &L_120);
+    v28 = tpl_getattr_name_ic(rt, v27, &N_isbn, &L_121, &ic3);
+    bool b29 = tpl_truthy(v28);
+    if (b29) {
+#line 12 "themes/tech/contents/edition.md.twig"
       tpl_out(rt, "ISBN ", 5);
-#line 11 "themes/tech/contents/edition.md.twig"
+#line 12 "themes/tech/contents/edition.md.twig"
       {
-        rt->loc = &L_121;
-        tpl_value v26 = tpl_escape_value(rt, v24, TPL_ESC_HTML, &L_122);
-        tpl_out_value(rt, v26);
+        rt->loc = &L_122;
+        const tpl_value a30[1] = {v28};
+        tpl_value v31 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a30, NULL, &L_123);
+        tpl_out_value(rt, v31);
       }
-#line 11 "themes/tech/contents/edition.md.twig"
+#line 12 "themes/tech/contents/edition.md.twig"
       tpl_out(rt, "\n\n", 2);
     }
   }
-#line 14 "themes/tech/contents/edition.md.twig"
+#line 15 "themes/tech/contents/edition.md.twig"
   {
-    rt->loc = &L_123;
-    tpl_value v27 = tpl_str("getLabel", 8u);
-    tpl_value v28 = tpl_str("published_with", 14u);
-    tpl_map *m29 = tpl_map_new(rt->arena, 1);
-    tpl_value v30 = tpl_str("generator", 9u);
-    tpl_value v36 = tpl_null();
-    bool b35 = tpl_var_probe(rt, ctx, self, &N_book, &v36);
-    if (!b35)
-      v36 = tpl_null();
-    (void)b35;
-    tpl_value v37 = tpl_str("generator", 9);
-    tpl_value v34 = tpl_null();
-    bool b33 = tpl_has_attr(rt, v36, v37, &v34);
-    if (!b33)
-      v34 = tpl_null();
-    (void)b33;
-    tpl_value v38 = tpl_str("name", 4);
-    tpl_value v32 = tpl_null();
-    bool b31 = tpl_has_attr(rt, v34, v38, &v32);
-    if (!b31)
-      v32 = tpl_null();
-    tpl_value v39;
-    if (b31 && v32.type != TPL_NULL) {
-      v39 = v32;
+    rt->loc = &L_124;
+    tpl_value v32 = tpl_str("getLabel", 8u);
+    tpl_value v33 = tpl_str("published_with", 14u);
+    tpl_map *m34 = tpl_map_new(rt->arena, 1);
+    tpl_value v35 = tpl_str("generator", 9u);
+    tpl_value v41 = tpl_null();
+    bool b40 = tpl_var_probe(rt, ctx, self, &N_book, &v41);
+    if (!b40)
+      v41 = tpl_null();
+    (void)b40;
+    tpl_value v42 = tpl_str("generator", 9);
+    tpl_value v39 = tpl_null();
+    bool b38 = tpl_has_attr(rt, v41, v42, &v39);
+    if (!b38)
+      v39 = tpl_null();
+    (void)b38;
+    tpl_value v43 = tpl_str("name", 4);
+    tpl_value v37 = tpl_null();
+    bool b36 = tpl_has_attr(rt, v39, v43, &v37);
+    if (!b36)
+      v37 = tpl_null();
+    tpl_value v44;
+    if (b36 && v37.type != TPL_NULL) {
+      v44 = v37;
     } else {
-      tpl_value v40 = tpl_str("Octavo", 6u);
-      v39 = v40;
+      tpl_value v45 = tpl_str("Octavo", 6u);
+      v44 = v45;
     }
-    tpl_value v41 = tpl_str(" ", 1u);
-    tpl_value v42 = tpl_op_concat(rt, v39, v41);
-    tpl_value v48 = tpl_null();
-    bool b47 = tpl_var_probe(rt, ctx, self, &N_book, &v48);
-    if (!b47)
-      v48 = tpl_null();
-    (void)b47;
-    tpl_value v49 = tpl_str("generator", 9);
-    tpl_value v46 = tpl_null();
-    bool b45 = tpl_has_attr(rt, v48, v49, &v46);
-    if (!b45)
-      v46 = tpl_null();
-    (void)b45;
-    tpl_value v50 = tpl_str("version", 7);
-    tpl_value v44 = tpl_null();
-    bool b43 = tpl_has_attr(rt, v46, v50, &v44);
-    if (!b43)
-      v44 = tpl_null();
-    tpl_value v51;
-    if (b43 && v44.type != TPL_NULL) {
-      v51 = v44;
+    tpl_value v46 = tpl_str(" ", 1u);
+    tpl_value v47 = tpl_op_concat(rt, v44, v46);
+    tpl_value v53 = tpl_null();
+    bool b52 = tpl_var_probe(rt, ctx, self, &N_book, &v53);
+    if (!b52)
+      v53 = tpl_null();
+    (void)b52;
+    tpl_value v54 = tpl_str("generator", 9);
+    tpl_value v51 = tpl_null();
+    bool b50 = tpl_has_attr(rt, v53, v54, &v51);
+    if (!b50)
+      v51 = tpl_null();
+    (void)b50;
+    tpl_value v55 = tpl_str("version", 7);
+    tpl_value v49 = tpl_null();
+    bool b48 = tpl_has_attr(rt, v51, v55, &v49);
+    if (!b48)
+      v49 = tpl_null();
+    tpl_value v56;
+    if (b48 && v49.type != TPL_NULL) {
+      v56 = v49;
     } else {
-      tpl_value v52 = tpl_str("getVersion", 10u);
-      tpl_value v53 = tpl_call_method(rt, v16, v52, 0, NULL, &L_124);
-      v51 = v53;
+      tpl_value v57 = tpl_str("getVersion", 10u);
+      tpl_value v58 = tpl_call_method(rt, v20, v57, 0, NULL, &L_125);
+      v56 = v58;
     }
-    tpl_value v54 = tpl_op_concat(rt, v42, v51);
-    tpl_map_set(rt->arena, m29, v30, v54);
-    tpl_value v55 = tpl_map_or_list(rt->arena, m29);
-    const tpl_value a56[2] = {v28, v55};
-    tpl_value v57 = tpl_call_method(rt, v16, v27, 2, a56, &L_125);
-    tpl_out_value(rt, v57);
+    tpl_value v59 = tpl_op_concat(rt, v47, v56);
+    const tpl_value a60[1] = {v59};
+    tpl_value v61 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a60, NULL, &L_126);
+    tpl_map_set(rt->arena, m34, v35, v61);
+    tpl_value v62 = tpl_map_or_list(rt->arena, m34);
+    const tpl_value a63[2] = {v33, v62};
+    tpl_value v64 = tpl_call_method(rt, v20, v32, 2, a63, &L_127);
+    tpl_out_value(rt, v64);
   }
-#line 14 "themes/tech/contents/edition.md.twig"
+#line 15 "themes/tech/contents/edition.md.twig"
   tpl_out(rt, ".\n", 2);
 }
 
@@ -2946,18 +2970,18 @@ static void fn25(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic1 = {0, NULL};
 #line 6 "themes/tech/pdf/edition.twig"
   {
-    rt->loc = &L_126;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_127);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_128, &ic0);
+    rt->loc = &L_128;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_129);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_130, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 6 "themes/tech/pdf/edition.twig"
   tpl_out(rt, "\n", 1);
 #line 7 "themes/tech/pdf/edition.twig"
   {
-    rt->loc = &L_129;
-    v2 = tpl_var(rt, ctx, self, &N_edition, &L_130);
-    v3 = tpl_getattr_name_ic(rt, v2, &N_isbn, &L_131, &ic1);
+    rt->loc = &L_131;
+    v2 = tpl_var(rt, ctx, self, &N_edition, &L_132);
+    v3 = tpl_getattr_name_ic(rt, v2, &N_isbn, &L_133, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
       tpl_value v5 = tpl_str("ISBN", 4u);
@@ -2969,8 +2993,8 @@ static void fn25(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<p class=\"isbn\">ISBN ", 21);
 #line 8 "themes/tech/pdf/edition.twig"
       {
-        rt->loc = &L_132;
-        tpl_value v7 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_133);
+        rt->loc = &L_134;
+        tpl_value v7 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_135);
         tpl_out_value(rt, v7);
       }
 #line 8 "themes/tech/pdf/edition.twig"
@@ -2987,9 +3011,9 @@ static void fn26(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 4 "themes/tech/pdf/edition.twig"
   {
-    rt->loc = &L_134;
+    rt->loc = &L_136;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_134);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_136);
   }
 }
 
@@ -3003,9 +3027,9 @@ static void fn27(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/tech/pdf/epilogue.twig"
   {
-    rt->loc = &L_135;
+    rt->loc = &L_137;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_135);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_137);
   }
 }
 
@@ -3042,16 +3066,16 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic9 = {0, NULL};
 #line 4 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_136;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_137);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_138, &ic0);
+    rt->loc = &L_138;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_139);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_140, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str("alt=\"", 5u);
       tpl_value v4 = tpl_op_concat(rt, v3, v1);
       tpl_value v5 = tpl_str("\"", 1u);
       tpl_value v6 = tpl_op_concat(rt, v4, v5);
-      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_139, &ic1);
+      v7 = tpl_getattr_name_ic(rt, v0, &N_content, &L_141, &ic1);
       bool b8 = tpl_op_in(rt, v6, v7);
       b2 = b8;
     }
@@ -3062,10 +3086,10 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"figure ", 22);
 #line 5 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_140;
+    rt->loc = &L_142;
     tpl_value v10;
-    v11 = tpl_var(rt, ctx, self, &N_item, &L_141);
-    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_142, &ic2);
+    v11 = tpl_var(rt, ctx, self, &N_item, &L_143);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_align, &L_144, &ic2);
     if (tpl_truthy(v12)) {
       v10 = v12;
     } else {
@@ -3078,15 +3102,15 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "\"", 1);
 #line 5 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_143;
-    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_144, &ic3);
+    rt->loc = &L_145;
+    v14 = tpl_getattr_name_ic(rt, v11, &N_slug, &L_146, &ic3);
     bool b15 = tpl_truthy(v14);
     if (b15) {
 #line 5 "themes/tech/common/figure.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/tech/common/figure.twig"
       {
-        rt->loc = &L_145;
+        rt->loc = &L_147;
         tpl_out_value(rt, v14);
       }
 #line 5 "themes/tech/common/figure.twig"
@@ -3097,19 +3121,19 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_146;
-    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_147, &ic4);
+    rt->loc = &L_148;
+    v16 = tpl_getattr_name_ic(rt, v11, &N_content, &L_149, &ic4);
     tpl_out_value(rt, v16);
   }
 #line 6 "themes/tech/common/figure.twig"
   tpl_out(rt, "\n", 1);
 #line 7 "themes/tech/common/figure.twig"
   {
-    rt->loc = &L_148;
-    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_149, &ic5);
+    rt->loc = &L_150;
+    v17 = tpl_getattr_name_ic(rt, v11, &N_label, &L_151, &ic5);
     bool b18 = tpl_truthy(v17);
     if (!b18) {
-      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_150, &ic6);
+      v19 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_152, &ic6);
       bool b20 = tpl_truthy(v19);
       b18 = b20;
     }
@@ -3118,22 +3142,22 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<figcaption class=\"caption\">", 28);
 #line 9 "themes/tech/common/figure.twig"
       {
-        rt->loc = &L_151;
+        rt->loc = &L_153;
         bool b21 = tpl_truthy(v17);
         if (b21) {
 #line 9 "themes/tech/common/figure.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 9 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_152;
+            rt->loc = &L_154;
             tpl_out_value(rt, v17);
           }
 #line 9 "themes/tech/common/figure.twig"
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_153;
-            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_154, &ic7);
+            rt->loc = &L_155;
+            v22 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_156, &ic7);
             bool b23 = tpl_truthy(v22);
             if (b23) {
 #line 9 "themes/tech/common/figure.twig"
@@ -3144,16 +3168,16 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 10 "themes/tech/common/figure.twig"
       {
-        rt->loc = &L_155;
-        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_156);
+        rt->loc = &L_157;
+        v24 = tpl_var(rt, ctx, self, &N_repeats, &L_158);
         bool b25 = tpl_truthy(v24);
         if (b25) {
 #line 10 "themes/tech/common/figure.twig"
           tpl_out(rt, "<span aria-hidden=\"true\">", 25);
 #line 10 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_157;
-            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_158, &ic8);
+            rt->loc = &L_159;
+            v26 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_160, &ic8);
             tpl_out_value(rt, v26);
           }
 #line 10 "themes/tech/common/figure.twig"
@@ -3161,8 +3185,8 @@ static void fn28(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         } else {
 #line 10 "themes/tech/common/figure.twig"
           {
-            rt->loc = &L_159;
-            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_160, &ic9);
+            rt->loc = &L_161;
+            v27 = tpl_getattr_name_ic(rt, v11, &N_caption, &L_162, &ic9);
             tpl_out_value(rt, v27);
           }
         }
@@ -3185,9 +3209,9 @@ static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/tech/pdf/foreword.twig"
   {
-    rt->loc = &L_161;
+    rt->loc = &L_163;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_161);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_163);
   }
 }
 
@@ -3201,9 +3225,9 @@ static void fn30(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/tech/pdf/glossary.twig"
   {
-    rt->loc = &L_162;
+    rt->loc = &L_164;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_162);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_164);
   }
 }
 
@@ -3217,9 +3241,9 @@ static void fn31(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/tech/pdf/introduction.twig"
   {
-    rt->loc = &L_163;
+    rt->loc = &L_165;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_163);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_165);
   }
 }
 
@@ -3238,26 +3262,26 @@ static void fn32(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 14 "themes/tech/pdf/item.twig"
   {
-    rt->loc = &L_164;
-    v0 = tpl_var(rt, ctx, self, &N_has_heading, &L_165);
+    rt->loc = &L_166;
+    v0 = tpl_var(rt, ctx, self, &N_has_heading, &L_167);
     bool b1 = tpl_truthy(v0);
     if (b1) {
 #line 15 "themes/tech/pdf/item.twig"
       tpl_out(rt, "<h1 id=\"", 8);
 #line 15 "themes/tech/pdf/item.twig"
       {
-        rt->loc = &L_166;
-        v2 = tpl_var(rt, ctx, self, &N_item, &L_167);
-        v3 = tpl_getattr_name_ic(rt, v2, &N_slug, &L_168, &ic0);
+        rt->loc = &L_168;
+        v2 = tpl_var(rt, ctx, self, &N_item, &L_169);
+        v3 = tpl_getattr_name_ic(rt, v2, &N_slug, &L_170, &ic0);
         tpl_out_value(rt, v3);
       }
 #line 15 "themes/tech/pdf/item.twig"
       tpl_out(rt, "\">", 2);
 #line 15 "themes/tech/pdf/item.twig"
       {
-        rt->loc = &L_169;
+        rt->loc = &L_171;
         tpl_value v4 = tpl_str("partials/heading.twig", 21u);
-        tpl_include(rt, ctx, v4, tpl_null(), false, false, &L_169);
+        tpl_include(rt, ctx, v4, tpl_null(), false, false, &L_171);
       }
 #line 15 "themes/tech/pdf/item.twig"
       tpl_out(rt, "</h1>\n", 6);
@@ -3278,9 +3302,9 @@ static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 21 "themes/tech/pdf/item.twig"
   {
-    rt->loc = &L_170;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_171);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_172, &ic0);
+    rt->loc = &L_172;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_173);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_content, &L_174, &ic0);
     tpl_map *m2 = tpl_map_new(rt->arena, 3);
     tpl_value v3 = tpl_str("<a href=\"#", 10u);
     tpl_value v4 = tpl_str("<a class=\"xref\" href=\"#", 23u);
@@ -3294,8 +3318,8 @@ static void fn33(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     tpl_value v9 = tpl_map_or_list(rt->arena, m2);
     const tpl_value a10[2] = {v1, v9};
     if (!k5)
-      k5 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_173);
-    tpl_value v11 = k5->fn(rt, ctx, 2, a10, &L_173);
+      k5 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_175);
+    tpl_value v11 = k5->fn(rt, ctx, 2, a10, &L_175);
     tpl_out_value(rt, v11);
   }
 #line 21 "themes/tech/pdf/item.twig"
@@ -3329,12 +3353,12 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic4 = {0, NULL};
 #line 8 "themes/tech/pdf/item.twig"
   {
-    rt->loc = &L_174;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_175);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_176, &ic0);
+    rt->loc = &L_176;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_177);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_178, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_177, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_179, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -3343,12 +3367,12 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/tech/pdf/item.twig"
   {
-    rt->loc = &L_178;
+    rt->loc = &L_180;
     tpl_value v6 = tpl_str("item", 4u);
-    v7 = tpl_var(rt, ctx, self, &N_item, &L_179);
-    v8 = tpl_getattr_name_ic(rt, v7, &N_config, &L_180, &ic2);
-    v9 = tpl_getattr_name_ic(rt, v8, &N_element, &L_181, &ic3);
-    tpl_value v10 = tpl_escape_value(rt, v9, TPL_ESC_HTML, &L_182);
+    v7 = tpl_var(rt, ctx, self, &N_item, &L_181);
+    v8 = tpl_getattr_name_ic(rt, v7, &N_config, &L_182, &ic2);
+    v9 = tpl_getattr_name_ic(rt, v8, &N_element, &L_183, &ic3);
+    tpl_value v10 = tpl_escape_value(rt, v9, TPL_ESC_HTML, &L_184);
     tpl_value v14 = tpl_null();
     bool b13 = tpl_var_probe(rt, ctx, self, &N_item, &v14);
     if (!b13)
@@ -3375,7 +3399,7 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 10 "themes/tech/pdf/item.twig"
   {
-    rt->loc = &L_183;
+    rt->loc = &L_185;
     tpl_value v23 = tpl_null();
     bool b22 = tpl_var_probe(rt, ctx, self, &N_item, &v23);
     if (!b22)
@@ -3397,23 +3421,23 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b27) {
 #line 10 "themes/tech/pdf/item.twig"
       {
-        rt->loc = &L_184;
-        v28 = tpl_var(rt, ctx, self, &N_classes, &L_185);
+        rt->loc = &L_186;
+        v28 = tpl_var(rt, ctx, self, &N_classes, &L_187);
         tpl_value v29 = tpl_str("body-start", 10u);
         tpl_list *l30 = tpl_list_new(rt->arena, 1);
         l30->items[0] = v29;
         tpl_value v31 = tpl_list_value(l30);
         const tpl_value a32[2] = {v28, v31};
         if (!k6)
-          k6 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_186);
-        tpl_value v33 = k6->fn(rt, ctx, 2, a32, &L_186);
+          k6 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_188);
+        tpl_value v33 = k6->fn(rt, ctx, 2, a32, &L_188);
         tpl_ctx_set(rt, ctx, &N_classes, v33);
       }
     }
   }
 #line 11 "themes/tech/pdf/item.twig"
   {
-    rt->loc = &L_187;
+    rt->loc = &L_189;
     tpl_value v37 = tpl_null();
     bool b36 = tpl_var_probe(rt, ctx, self, &N_item, &v37);
     if (!b36)
@@ -3435,16 +3459,16 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b41) {
 #line 11 "themes/tech/pdf/item.twig"
       {
-        rt->loc = &L_188;
-        v42 = tpl_var(rt, ctx, self, &N_classes, &L_189);
+        rt->loc = &L_190;
+        v42 = tpl_var(rt, ctx, self, &N_classes, &L_191);
         tpl_value v43 = tpl_str("verso", 5u);
         tpl_list *l44 = tpl_list_new(rt->arena, 1);
         l44->items[0] = v43;
         tpl_value v45 = tpl_list_value(l44);
         const tpl_value a46[2] = {v42, v45};
         if (!k6)
-          k6 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_190);
-        tpl_value v47 = k6->fn(rt, ctx, 2, a46, &L_190);
+          k6 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_192);
+        tpl_value v47 = k6->fn(rt, ctx, 2, a46, &L_192);
         tpl_ctx_set(rt, ctx, &N_classes, v47);
       }
     }
@@ -3453,21 +3477,21 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"", 16);
 #line 12 "themes/tech/pdf/item.twig"
   {
-    rt->loc = &L_191;
-    v48 = tpl_var(rt, ctx, self, &N_classes, &L_192);
+    rt->loc = &L_193;
+    v48 = tpl_var(rt, ctx, self, &N_classes, &L_194);
     tpl_value v49 = tpl_str(" ", 1u);
     const tpl_value a50[2] = {v48, v49};
     if (!k7)
-      k7 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_193);
-    tpl_value v51 = k7->fn(rt, ctx, 2, a50, &L_193);
+      k7 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_195);
+    tpl_value v51 = k7->fn(rt, ctx, 2, a50, &L_195);
     tpl_out_value(rt, v51);
   }
 #line 12 "themes/tech/pdf/item.twig"
   tpl_out(rt, "\"", 1);
 #line 12 "themes/tech/pdf/item.twig"
   {
-    rt->loc = &L_194;
-    v52 = tpl_var(rt, ctx, self, &N_has_heading, &L_195);
+    rt->loc = &L_196;
+    v52 = tpl_var(rt, ctx, self, &N_has_heading, &L_197);
     bool b53 = tpl_truthy(v52);
     bool b54 = !b53;
     if (b54) {
@@ -3475,9 +3499,9 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 12 "themes/tech/pdf/item.twig"
       {
-        rt->loc = &L_196;
-        v55 = tpl_var(rt, ctx, self, &N_item, &L_197);
-        v56 = tpl_getattr_name_ic(rt, v55, &N_slug, &L_198, &ic4);
+        rt->loc = &L_198;
+        v55 = tpl_var(rt, ctx, self, &N_item, &L_199);
+        v56 = tpl_getattr_name_ic(rt, v55, &N_slug, &L_200, &ic4);
         tpl_out_value(rt, v56);
       }
 #line 12 "themes/tech/pdf/item.twig"
@@ -3488,13 +3512,13 @@ static void fn34(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 13 "themes/tech/pdf/item.twig"
   {
-    rt->loc = &L_199;
-    tpl_display_block(rt, ctx, blocks, &N_heading, &L_199);
+    rt->loc = &L_201;
+    tpl_display_block(rt, ctx, blocks, &N_heading, &L_201);
   }
 #line 18 "themes/tech/pdf/item.twig"
   {
-    rt->loc = &L_200;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_200);
+    rt->loc = &L_202;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_202);
   }
 #line 23 "themes/tech/pdf/item.twig"
   tpl_out(rt, "</section>\n", 11);
@@ -3509,62 +3533,69 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)ctx;
   (void)blocks;
   const tpl_callable *k8 = NULL;
-  tpl_value v10 = tpl_null();
   tpl_value v11 = tpl_null();
-  tpl_value v13 = tpl_null();
+  tpl_value v12 = tpl_null();
+  tpl_value v15 = tpl_null();
   tpl_ic ic0 = {0, NULL};
-#line 2 "themes/tech/contents/license.md.twig"
-  tpl_out(rt, "© ", 3);
-#line 2 "themes/tech/contents/license.md.twig"
-  {
-    rt->loc = &L_201;
-    tpl_value v3 = tpl_null();
-    bool b2 = tpl_var_probe(rt, ctx, self, &N_book, &v3);
-    if (!b2)
-      v3 = tpl_null();
-    (void)b2;
-    tpl_value v4 = tpl_str("publication_date", 16);
-    tpl_value v1 = tpl_null();
-    bool b0 = tpl_has_attr(rt, v3, v4, &v1);
-    if (!b0)
-      v1 = tpl_null();
-    tpl_value v5;
-    if (b0 && !tpl_is_empty(rt, v1)) {
-      v5 = v1;
-    } else {
-      tpl_value v6 = tpl_str("now", 3u);
-      v5 = v6;
-    }
-    tpl_value v7 = tpl_str("Y", 1u);
-    const tpl_value a8[2] = {v5, v7};
-    if (!k8)
-      k8 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_202);
-    tpl_value v9 = k8->fn(rt, ctx, 2, a8, &L_202);
-    tpl_out_value(rt, v9);
-  }
-#line 2 "themes/tech/contents/license.md.twig"
-  tpl_out(rt, " ", 1);
 #line 2 "themes/tech/contents/license.md.twig"
   {
     rt->loc = &L_203;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_204);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_author, &L_205, &ic0);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_206);
-    tpl_out_value(rt, v12);
+    tpl_value v0 = tpl_str("partials/macros.twig", 20u);
+    tpl_import(rt, self, 0, v0, &L_203);
   }
-#line 2 "themes/tech/contents/license.md.twig"
-  tpl_out(rt, "\n\n", 2);
-#line 4 "themes/tech/contents/license.md.twig"
+#line 3 "themes/tech/contents/license.md.twig"
+  tpl_out(rt, "© ", 3);
+#line 3 "themes/tech/contents/license.md.twig"
   {
-    rt->loc = &L_207;
-    v13 = tpl_var(rt, ctx, self, &N_app, &L_208);
-    tpl_value v14 = tpl_str("getLabel", 8u);
-    tpl_value v15 = tpl_str("all_rights_reserved", 19u);
-    const tpl_value a16[1] = {v15};
-    tpl_value v17 = tpl_call_method(rt, v13, v14, 1, a16, &L_209);
-    tpl_out_value(rt, v17);
+    rt->loc = &L_204;
+    tpl_value v4 = tpl_null();
+    bool b3 = tpl_var_probe(rt, ctx, self, &N_book, &v4);
+    if (!b3)
+      v4 = tpl_null();
+    (void)b3;
+    tpl_value v5 = tpl_str("publication_date", 16);
+    tpl_value v2 = tpl_null();
+    bool b1 = tpl_has_attr(rt, v4, v5, &v2);
+    if (!b1)
+      v2 = tpl_null();
+    tpl_value v6;
+    if (b1 && !tpl_is_empty(rt, v2)) {
+      v6 = v2;
+    } else {
+      tpl_value v7 = tpl_str("now", 3u);
+      v6 = v7;
+    }
+    tpl_value v8 = tpl_str("Y", 1u);
+    const tpl_value a9[2] = {v6, v8};
+    if (!k8)
+      k8 = tplc_need(rt, tpl_find_filter("date", 4), "filter", "date", &L_205);
+    tpl_value v10 = k8->fn(rt, ctx, 2, a9, &L_205);
+    tpl_out_value(rt, v10);
   }
-#line 4 "themes/tech/contents/license.md.twig"
+#line 3 "themes/tech/contents/license.md.twig"
+  tpl_out(rt, " ", 1);
+#line 3 "themes/tech/contents/license.md.twig"
+  {
+    rt->loc = &L_206;
+    v11 = tpl_var(rt, ctx, self, &N_book, &L_207);
+    v12 = tpl_getattr_name_ic(rt, v11, &N_author, &L_208, &ic0);
+    const tpl_value a13[1] = {v12};
+    tpl_value v14 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a13, NULL, &L_209);
+    tpl_out_value(rt, v14);
+  }
+#line 3 "themes/tech/contents/license.md.twig"
+  tpl_out(rt, "\n\n", 2);
+#line 5 "themes/tech/contents/license.md.twig"
+  {
+    rt->loc = &L_210;
+    v15 = tpl_var(rt, ctx, self, &N_app, &L_211);
+    tpl_value v16 = tpl_str("getLabel", 8u);
+    tpl_value v17 = tpl_str("all_rights_reserved", 19u);
+    const tpl_value a18[1] = {v17};
+    tpl_value v19 = tpl_call_method(rt, v15, v16, 1, a18, &L_212);
+    tpl_out_value(rt, v19);
+  }
+#line 5 "themes/tech/contents/license.md.twig"
   tpl_out(rt, "\n", 1);
 }
 
@@ -3578,9 +3609,9 @@ static void fn36(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 1 "themes/tech/pdf/license.twig"
   {
-    rt->loc = &L_210;
+    rt->loc = &L_213;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_210);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_213);
   }
 }
 
@@ -3596,21 +3627,21 @@ static void fn37(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_value v3 = tpl_null();
 #line 4 "themes/tech/pdf/lof.twig"
   {
-    rt->loc = &L_211;
+    rt->loc = &L_214;
     tpl_value v0 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m1 = tpl_map_new(rt->arena, 2);
     tpl_value v2 = tpl_str("lists", 5u);
-    v3 = tpl_var(rt, ctx, self, &N_app, &L_212);
+    v3 = tpl_var(rt, ctx, self, &N_app, &L_215);
     tpl_value v4 = tpl_str("get", 3u);
     tpl_value v5 = tpl_str("publishing.list.images", 22u);
     const tpl_value a6[1] = {v5};
-    tpl_value v7 = tpl_call_method(rt, v3, v4, 1, a6, &L_213);
+    tpl_value v7 = tpl_call_method(rt, v3, v4, 1, a6, &L_216);
     tpl_map_set(rt->arena, m1, v2, v7);
     tpl_value v8 = tpl_str("kind", 4u);
     tpl_value v9 = tpl_str("figure", 6u);
     tpl_map_set(rt->arena, m1, v8, v9);
     tpl_value v10 = tpl_map_or_list(rt->arena, m1);
-    tpl_include(rt, ctx, v0, v10, false, false, &L_211);
+    tpl_include(rt, ctx, v0, v10, false, false, &L_214);
   }
 }
 
@@ -3622,9 +3653,9 @@ static void fn38(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 2 "themes/tech/pdf/lof.twig"
   {
-    rt->loc = &L_214;
+    rt->loc = &L_217;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_214);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_217);
   }
 }
 
@@ -3640,21 +3671,21 @@ static void fn39(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_value v3 = tpl_null();
 #line 4 "themes/tech/pdf/lot.twig"
   {
-    rt->loc = &L_215;
+    rt->loc = &L_218;
     tpl_value v0 = tpl_str("partials/float-list.twig", 24u);
     tpl_map *m1 = tpl_map_new(rt->arena, 2);
     tpl_value v2 = tpl_str("lists", 5u);
-    v3 = tpl_var(rt, ctx, self, &N_app, &L_216);
+    v3 = tpl_var(rt, ctx, self, &N_app, &L_219);
     tpl_value v4 = tpl_str("get", 3u);
     tpl_value v5 = tpl_str("publishing.list.tables", 22u);
     const tpl_value a6[1] = {v5};
-    tpl_value v7 = tpl_call_method(rt, v3, v4, 1, a6, &L_217);
+    tpl_value v7 = tpl_call_method(rt, v3, v4, 1, a6, &L_220);
     tpl_map_set(rt->arena, m1, v2, v7);
     tpl_value v8 = tpl_str("kind", 4u);
     tpl_value v9 = tpl_str("table", 5u);
     tpl_map_set(rt->arena, m1, v8, v9);
     tpl_value v10 = tpl_map_or_list(rt->arena, m1);
-    tpl_include(rt, ctx, v0, v10, false, false, &L_215);
+    tpl_include(rt, ctx, v0, v10, false, false, &L_218);
   }
 }
 
@@ -3666,9 +3697,9 @@ static void fn40(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 2 "themes/tech/pdf/lot.twig"
   {
-    rt->loc = &L_218;
+    rt->loc = &L_221;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_218);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_221);
   }
 }
 
@@ -3692,12 +3723,12 @@ static void fn41(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 6 "themes/tech/pdf/part.twig"
   {
-    rt->loc = &L_219;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_220);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_221, &ic0);
+    rt->loc = &L_222;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_223);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_224, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_222, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_label, &L_225, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -3706,30 +3737,30 @@ static void fn41(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<h1 id=\"", 8);
 #line 7 "themes/tech/pdf/part.twig"
       {
-        rt->loc = &L_223;
-        v5 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_224, &ic2);
+        rt->loc = &L_226;
+        v5 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_227, &ic2);
         tpl_out_value(rt, v5);
       }
 #line 7 "themes/tech/pdf/part.twig"
       tpl_out(rt, "\">", 2);
 #line 7 "themes/tech/pdf/part.twig"
       {
-        rt->loc = &L_225;
-        v6 = tpl_getattr_name_ic(rt, v0, &N_label, &L_226, &ic3);
+        rt->loc = &L_228;
+        v6 = tpl_getattr_name_ic(rt, v0, &N_label, &L_229, &ic3);
         bool b7 = tpl_truthy(v6);
         if (b7) {
 #line 7 "themes/tech/pdf/part.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 7 "themes/tech/pdf/part.twig"
           {
-            rt->loc = &L_227;
+            rt->loc = &L_230;
             tpl_out_value(rt, v6);
           }
 #line 7 "themes/tech/pdf/part.twig"
           tpl_out(rt, "</span>", 7);
 #line 7 "themes/tech/pdf/part.twig"
           {
-            rt->loc = &L_228;
+            rt->loc = &L_231;
             bool b8 = tpl_truthy(v1);
             if (b8) {
 #line 7 "themes/tech/pdf/part.twig"
@@ -3740,14 +3771,14 @@ static void fn41(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       }
 #line 7 "themes/tech/pdf/part.twig"
       {
-        rt->loc = &L_229;
+        rt->loc = &L_232;
         bool b9 = tpl_truthy(v1);
         if (b9) {
 #line 7 "themes/tech/pdf/part.twig"
           tpl_out(rt, "<span class=\"part-title\">", 25);
 #line 7 "themes/tech/pdf/part.twig"
           {
-            rt->loc = &L_230;
+            rt->loc = &L_233;
             tpl_out_value(rt, v1);
           }
 #line 7 "themes/tech/pdf/part.twig"
@@ -3768,9 +3799,9 @@ static void fn42(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   (void)blocks;
 #line 4 "themes/tech/pdf/part.twig"
   {
-    rt->loc = &L_231;
+    rt->loc = &L_234;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_231);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_234);
   }
 }
 
@@ -3798,7 +3829,7 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<section class=\"item cover\"", 27);
 #line 3 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_232;
+    rt->loc = &L_235;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_item, &v3);
     if (!b2)
@@ -3822,9 +3853,9 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " id=\"", 5);
 #line 3 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_233;
-        v8 = tpl_var(rt, ctx, self, &N_item, &L_234);
-        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_235, &ic0);
+        rt->loc = &L_236;
+        v8 = tpl_var(rt, ctx, self, &N_item, &L_237);
+        v9 = tpl_getattr_name_ic(rt, v8, &N_slug, &L_238, &ic0);
         tpl_out_value(rt, v9);
       }
 #line 3 "themes/tech/common/partials/cover.twig"
@@ -3835,17 +3866,17 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n<h1 class=\"book-title\">", 25);
 #line 4 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_236;
-    v10 = tpl_var(rt, ctx, self, &N_book, &L_237);
-    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_238, &ic1);
-    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_239);
+    rt->loc = &L_239;
+    v10 = tpl_var(rt, ctx, self, &N_book, &L_240);
+    v11 = tpl_getattr_name_ic(rt, v10, &N_title, &L_241, &ic1);
+    tpl_value v12 = tpl_escape_value(rt, v11, TPL_ESC_HTML, &L_242);
     tpl_out_value(rt, v12);
   }
 #line 4 "themes/tech/common/partials/cover.twig"
   tpl_out(rt, "</h1>\n", 6);
 #line 5 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_240;
+    rt->loc = &L_243;
     tpl_value v16 = tpl_null();
     bool b15 = tpl_var_probe(rt, ctx, self, &N_book, &v16);
     if (!b15)
@@ -3869,9 +3900,9 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<p class=\"book-subtitle\">", 25);
 #line 6 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_241;
-        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_242, &ic2);
-        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_243);
+        rt->loc = &L_244;
+        v21 = tpl_getattr_name_ic(rt, v10, &N_subtitle, &L_245, &ic2);
+        tpl_value v22 = tpl_escape_value(rt, v21, TPL_ESC_HTML, &L_246);
         tpl_out_value(rt, v22);
       }
 #line 6 "themes/tech/common/partials/cover.twig"
@@ -3880,16 +3911,16 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_244;
-    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_245, &ic3);
+    rt->loc = &L_247;
+    v23 = tpl_getattr_name_ic(rt, v10, &N_author, &L_248, &ic3);
     bool b24 = tpl_truthy(v23);
     if (b24) {
 #line 9 "themes/tech/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 9 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_246;
-        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_247);
+        rt->loc = &L_249;
+        tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_250);
         tpl_out_value(rt, v25);
       }
 #line 9 "themes/tech/common/partials/cover.twig"
@@ -3898,16 +3929,16 @@ static void fn43(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/tech/common/partials/cover.twig"
   {
-    rt->loc = &L_248;
-    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_249, &ic4);
+    rt->loc = &L_251;
+    v26 = tpl_getattr_name_ic(rt, v10, &N_edition, &L_252, &ic4);
     bool b27 = tpl_truthy(v26);
     if (b27) {
 #line 12 "themes/tech/common/partials/cover.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 12 "themes/tech/common/partials/cover.twig"
       {
-        rt->loc = &L_250;
-        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_251);
+        rt->loc = &L_253;
+        tpl_value v28 = tpl_escape_value(rt, v26, TPL_ESC_HTML, &L_254);
         tpl_out_value(rt, v28);
       }
 #line 12 "themes/tech/common/partials/cover.twig"
@@ -3940,8 +3971,8 @@ static tpl_value fn45(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_ctx_set_own(rt, scope, &N_one, v1);
   const tpl_value a2[2] = {v0, v1};
   if (!k9)
-    k9 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_253);
-  tpl_value v3 = k9->fn(rt, scope, 2, a2, &L_253);
+    k9 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_256);
+  tpl_value v3 = k9->fn(rt, scope, 2, a2, &L_256);
   return v3;
 }
 
@@ -3974,7 +4005,7 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic5 = {0, NULL};
 #line 4 "themes/tech/common/partials/float-list.twig"
   {
-    rt->loc = &L_252;
+    rt->loc = &L_255;
     tpl_value v1 = tpl_null();
     bool b0 = tpl_var_probe(rt, ctx, self, &N_lists, &v1);
     if (!b0)
@@ -3992,74 +4023,74 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v7 = tpl_list_value(l6);
     const tpl_value a8[3] = {v2, v5, v7};
     if (!k10)
-      k10 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_254);
-    tpl_value v9 = k10->fn(rt, ctx, 3, a8, &L_254);
+      k10 = tplc_need(rt, tpl_find_filter("reduce", 6), "filter", "reduce", &L_257);
+    tpl_value v9 = k10->fn(rt, ctx, 3, a8, &L_257);
     tpl_ctx_set(rt, ctx, &N_entries, v9);
   }
 #line 5 "themes/tech/common/partials/float-list.twig"
   {
-    rt->loc = &L_255;
-    v10 = tpl_var(rt, ctx, self, &N_entries, &L_256);
+    rt->loc = &L_258;
+    v10 = tpl_var(rt, ctx, self, &N_entries, &L_259);
     const tpl_value a11[1] = {v10};
     if (!k11)
-      k11 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_257);
-    bool b12 = !tpl_truthy(k11->fn(rt, ctx, 1, a11, &L_257));
+      k11 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_260);
+    bool b12 = !tpl_truthy(k11->fn(rt, ctx, 1, a11, &L_260));
     if (b12) {
 #line 6 "themes/tech/common/partials/float-list.twig"
       tpl_out(rt, "<ul class=\"float-list\">\n", 24);
 #line 7 "themes/tech/common/partials/float-list.twig"
       {
-        rt->loc = &L_258;
+        rt->loc = &L_261;
         tpl_iter it13;
         tpl_for_begin(rt, &it13, ctx, v10, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it13)) {
           tpl_for_accept(rt, &it13);
 #line 8 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_259;
-            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_260);
-            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_261, &ic0);
+            rt->loc = &L_262;
+            v14 = tpl_var(rt, it13.scope, self, &N_entry, &L_263);
+            v15 = tpl_getattr_name_ic(rt, v14, &N_item, &L_264, &ic0);
             tpl_ctx_set(rt, it13.scope, &N_float, v15);
           }
 #line 9 "themes/tech/common/partials/float-list.twig"
           tpl_out(rt, "<li><a href=\"", 13);
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_262;
-            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_263);
+            rt->loc = &L_265;
+            v16 = tpl_var(rt, it13.scope, self, &N_root, &L_266);
             tpl_out_value(rt, v16);
           }
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_264;
-            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_265);
-            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_266, &ic1);
+            rt->loc = &L_267;
+            v17 = tpl_var(rt, it13.scope, self, &N_float, &L_268);
+            v18 = tpl_getattr_name_ic(rt, v17, &N_url, &L_269, &ic1);
             tpl_out_value(rt, v18);
           }
 #line 9 "themes/tech/common/partials/float-list.twig"
           tpl_out(rt, "\"><span class=\"label\">", 22);
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_267;
+            rt->loc = &L_270;
             tpl_value v19;
-            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_268, &ic2);
+            v20 = tpl_getattr_name_ic(rt, v17, &N_label, &L_271, &ic2);
             if (tpl_truthy(v20)) {
               v19 = v20;
             } else {
-              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_269);
+              v21 = tpl_var(rt, it13.scope, self, &N_app, &L_272);
               tpl_value v22 = tpl_str("getLabel", 8u);
-              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_270);
+              v23 = tpl_var(rt, it13.scope, self, &N_kind, &L_273);
               tpl_map *m24 = tpl_map_new(rt->arena, 2);
               tpl_value v25 = tpl_str("item", 4u);
               tpl_map_set(rt->arena, m24, v25, v17);
               tpl_value v26 = tpl_str("element", 7u);
-              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_271);
-              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_272, &ic3);
-              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_273, &ic4);
+              v27 = tpl_var(rt, it13.scope, self, &N_entry, &L_274);
+              v28 = tpl_getattr_name_ic(rt, v27, &N_element, &L_275, &ic3);
+              v29 = tpl_getattr_name_ic(rt, v28, &N_config, &L_276, &ic4);
               tpl_map_set(rt->arena, m24, v26, v29);
               tpl_value v30 = tpl_map_or_list(rt->arena, m24);
               const tpl_value a31[2] = {v23, v30};
-              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_274);
+              tpl_value v32 = tpl_call_method(rt, v21, v22, 2, a31, &L_277);
               v19 = v32;
             }
             tpl_out_value(rt, v19);
@@ -4068,15 +4099,15 @@ static void fn44(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "</span>", 7);
 #line 9 "themes/tech/common/partials/float-list.twig"
           {
-            rt->loc = &L_275;
-            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_276, &ic5);
+            rt->loc = &L_278;
+            v33 = tpl_getattr_name_ic(rt, v17, &N_caption, &L_279, &ic5);
             bool b34 = tpl_truthy(v33);
             if (b34) {
 #line 9 "themes/tech/common/partials/float-list.twig"
               tpl_out(rt, " ", 1);
 #line 9 "themes/tech/common/partials/float-list.twig"
               {
-                rt->loc = &L_277;
+                rt->loc = &L_280;
                 tpl_out_value(rt, v33);
               }
             }
@@ -4120,25 +4151,25 @@ static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
              "<title>", 99);
 #line 4 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_278;
-    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_279);
+    rt->loc = &L_281;
+    v0 = tpl_var(rt, ctx, self, &N_page_title, &L_282);
     tpl_out_value(rt, v0);
   }
 #line 4 "themes/tech/common/partials/head.twig"
   tpl_out(rt, "</title>\n", 9);
 #line 5 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_280;
-    v1 = tpl_var(rt, ctx, self, &N_book, &L_281);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_282, &ic0);
+    rt->loc = &L_283;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_284);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_author, &L_285, &ic0);
     bool b3 = tpl_truthy(v2);
     if (b3) {
 #line 6 "themes/tech/common/partials/head.twig"
       tpl_out(rt, "<meta name=\"author\" content=\"", 29);
 #line 6 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_283;
-        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_284);
+        rt->loc = &L_286;
+        tpl_value v4 = tpl_escape_value(rt, v2, TPL_ESC_HTML, &L_287);
         tpl_out_value(rt, v4);
       }
 #line 6 "themes/tech/common/partials/head.twig"
@@ -4147,7 +4178,7 @@ static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 8 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_285;
+    rt->loc = &L_288;
     tpl_value v9 = tpl_null();
     bool b8 = tpl_var_probe(rt, ctx, self, &N_book, &v9);
     if (!b8)
@@ -4161,7 +4192,7 @@ static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     (void)v7;
     bool b5 = b6;
     if (b5) {
-      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_286, &ic1);
+      v11 = tpl_getattr_name_ic(rt, v1, &N_description, &L_289, &ic1);
       bool b12 = tpl_truthy(v11);
       b5 = b12;
     }
@@ -4170,9 +4201,9 @@ static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<meta name=\"description\" content=\"", 34);
 #line 9 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_287;
-        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_288, &ic2);
-        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_289);
+        rt->loc = &L_290;
+        v13 = tpl_getattr_name_ic(rt, v1, &N_description, &L_291, &ic2);
+        tpl_value v14 = tpl_escape_value(rt, v13, TPL_ESC_HTML, &L_292);
         tpl_out_value(rt, v14);
       }
 #line 9 "themes/tech/common/partials/head.twig"
@@ -4183,7 +4214,7 @@ static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<meta name=\"generator\" content=\"", 32);
 #line 11 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_290;
+    rt->loc = &L_293;
     tpl_value v20 = tpl_null();
     bool b19 = tpl_var_probe(rt, ctx, self, &N_book, &v20);
     if (!b19)
@@ -4207,14 +4238,14 @@ static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_value v24 = tpl_str("Octavo", 6u);
       v23 = v24;
     }
-    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_291);
+    tpl_value v25 = tpl_escape_value(rt, v23, TPL_ESC_HTML, &L_294);
     tpl_out_value(rt, v25);
   }
 #line 11 "themes/tech/common/partials/head.twig"
   tpl_out(rt, " ", 1);
 #line 11 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_292;
+    rt->loc = &L_295;
     tpl_value v31 = tpl_null();
     bool b30 = tpl_var_probe(rt, ctx, self, &N_book, &v31);
     if (!b30)
@@ -4235,29 +4266,29 @@ static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     if (b26 && !tpl_is_empty(rt, v27)) {
       v34 = v27;
     } else {
-      v35 = tpl_var(rt, ctx, self, &N_app, &L_293);
+      v35 = tpl_var(rt, ctx, self, &N_app, &L_296);
       tpl_value v36 = tpl_str("getVersion", 10u);
-      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_294);
+      tpl_value v37 = tpl_call_method(rt, v35, v36, 0, NULL, &L_297);
       v34 = v37;
     }
-    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_295);
+    tpl_value v38 = tpl_escape_value(rt, v34, TPL_ESC_HTML, &L_298);
     tpl_out_value(rt, v38);
   }
 #line 11 "themes/tech/common/partials/head.twig"
   tpl_out(rt, "\">\n<meta name=\"color-scheme\" content=\"light dark\">\n", 51);
 #line 13 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_296;
-    v39 = tpl_var(rt, ctx, self, &N_edition, &L_297);
-    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_298, &ic3);
+    rt->loc = &L_299;
+    v39 = tpl_var(rt, ctx, self, &N_edition, &L_300);
+    v40 = tpl_getattr_name_ic(rt, v39, &N_include_styles, &L_301, &ic3);
     bool b41 = tpl_truthy(v40);
     if (b41) {
 #line 14 "themes/tech/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 14 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_299;
-        v42 = tpl_var(rt, ctx, self, &N_root, &L_300);
+        rt->loc = &L_302;
+        v42 = tpl_var(rt, ctx, self, &N_root, &L_303);
         tpl_out_value(rt, v42);
       }
 #line 14 "themes/tech/common/partials/head.twig"
@@ -4266,16 +4297,16 @@ static void fn46(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 16 "themes/tech/common/partials/head.twig"
   {
-    rt->loc = &L_301;
-    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_302);
+    rt->loc = &L_304;
+    v43 = tpl_var(rt, ctx, self, &N_has_custom_css, &L_305);
     bool b44 = tpl_truthy(v43);
     if (b44) {
 #line 17 "themes/tech/common/partials/head.twig"
       tpl_out(rt, "<link rel=\"stylesheet\" href=\"", 29);
 #line 17 "themes/tech/common/partials/head.twig"
       {
-        rt->loc = &L_303;
-        v45 = tpl_var(rt, ctx, self, &N_root, &L_304);
+        rt->loc = &L_306;
+        v45 = tpl_var(rt, ctx, self, &N_root, &L_307);
         tpl_out_value(rt, v45);
       }
 #line 17 "themes/tech/common/partials/head.twig"
@@ -4315,7 +4346,7 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic3 = {0, NULL};
 #line 6 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_305;
+    rt->loc = &L_308;
     tpl_value v5 = tpl_null();
     bool b4 = tpl_var_probe(rt, ctx, self, &N_item, &v5);
     if (!b4)
@@ -4345,10 +4376,10 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 7 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_306;
+    rt->loc = &L_309;
     tpl_value v12;
-    v13 = tpl_var(rt, ctx, self, &N_item, &L_307);
-    v14 = tpl_getattr_name_ic(rt, v13, &N_label, &L_308, &ic0);
+    v13 = tpl_var(rt, ctx, self, &N_item, &L_310);
+    v14 = tpl_getattr_name_ic(rt, v13, &N_label, &L_311, &ic0);
     if (tpl_truthy(v14)) {
       v12 = v14;
     } else {
@@ -4358,39 +4389,39 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v16 = tpl_str(" ", 1u);
     const tpl_value a17[2] = {v12, v16};
     if (!k12)
-      k12 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_309);
-    tpl_value v18 = k12->fn(rt, ctx, 2, a17, &L_309);
+      k12 = tplc_need(rt, tpl_find_filter("split", 5), "filter", "split", &L_312);
+    tpl_value v18 = k12->fn(rt, ctx, 2, a17, &L_312);
     tpl_ctx_set(rt, ctx, &N_words, v18);
   }
 #line 8 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_310;
-    v19 = tpl_var(rt, ctx, self, &N_item, &L_311);
-    v20 = tpl_getattr_name_ic(rt, v19, &N_label, &L_312, &ic1);
+    rt->loc = &L_313;
+    v19 = tpl_var(rt, ctx, self, &N_item, &L_314);
+    v20 = tpl_getattr_name_ic(rt, v19, &N_label, &L_315, &ic1);
     bool b21 = tpl_truthy(v20);
     if (b21) {
-      v22 = tpl_var(rt, ctx, self, &N_number, &L_313);
+      v22 = tpl_var(rt, ctx, self, &N_number, &L_316);
       tpl_value v23 = tpl_str("", 0u);
       bool b24 = !tpl_loose_eq(rt, v22, v23);
       b21 = b24;
     }
     if (b21) {
-      v25 = tpl_var(rt, ctx, self, &N_words, &L_314);
+      v25 = tpl_var(rt, ctx, self, &N_words, &L_317);
       const tpl_value a26[1] = {v25};
       if (!k13)
-        k13 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_315);
-      tpl_value v27 = k13->fn(rt, ctx, 1, a26, &L_315);
+        k13 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_318);
+      tpl_value v27 = k13->fn(rt, ctx, 1, a26, &L_318);
       tpl_value v28 = tpl_int(INT64_C(1));
       bool b29 = tpl_compare(rt, v28, v27) < 0;
       b21 = b29;
     }
     if (b21) {
-      v30 = tpl_var(rt, ctx, self, &N_words, &L_316);
+      v30 = tpl_var(rt, ctx, self, &N_words, &L_319);
       const tpl_value a31[1] = {v30};
       if (!k14)
-        k14 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_317);
-      tpl_value v32 = k14->fn(rt, ctx, 1, a31, &L_317);
-      v33 = tpl_var(rt, ctx, self, &N_number, &L_318);
+        k14 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_320);
+      tpl_value v32 = k14->fn(rt, ctx, 1, a31, &L_320);
+      v33 = tpl_var(rt, ctx, self, &N_number, &L_321);
       bool b34 = tpl_loose_eq(rt, v32, v33);
       b21 = b34;
     }
@@ -4399,33 +4430,33 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "<span class=\"label\"><span class=\"label-word\">", 45);
 #line 9 "themes/tech/common/partials/heading.twig"
       {
-        rt->loc = &L_319;
-        v35 = tpl_var(rt, ctx, self, &N_words, &L_320);
+        rt->loc = &L_322;
+        v35 = tpl_var(rt, ctx, self, &N_words, &L_323);
         tpl_value v36 = tpl_int(INT64_C(0));
         const tpl_value a37[1] = {v35};
         if (!k13)
-          k13 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_321);
-        tpl_value v38 = k13->fn(rt, ctx, 1, a37, &L_321);
+          k13 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_324);
+        tpl_value v38 = k13->fn(rt, ctx, 1, a37, &L_324);
         tpl_value v39 = tpl_int(INT64_C(1));
-        tpl_value v40 = tpl_op_sub(rt, v38, v39, &L_322);
+        tpl_value v40 = tpl_op_sub(rt, v38, v39, &L_325);
         const tpl_value a41[3] = {v35, v36, v40};
         if (!k15)
-          k15 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_323);
-        tpl_value v42 = k15->fn(rt, ctx, 3, a41, &L_323);
+          k15 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_326);
+        tpl_value v42 = k15->fn(rt, ctx, 3, a41, &L_326);
         tpl_value v43 = tpl_str(" ", 1u);
         const tpl_value a44[2] = {v42, v43};
         if (!k16)
-          k16 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_324);
-        tpl_value v45 = k16->fn(rt, ctx, 2, a44, &L_324);
+          k16 = tplc_need(rt, tpl_find_filter("join", 4), "filter", "join", &L_327);
+        tpl_value v45 = k16->fn(rt, ctx, 2, a44, &L_327);
         tpl_out_value(rt, v45);
       }
 #line 9 "themes/tech/common/partials/heading.twig"
       tpl_out(rt, "</span> <span class=\"label-number\">", 35);
 #line 9 "themes/tech/common/partials/heading.twig"
       {
-        rt->loc = &L_325;
-        v46 = tpl_var(rt, ctx, self, &N_number, &L_326);
-        tpl_value v47 = tpl_escape_value(rt, v46, TPL_ESC_HTML, &L_327);
+        rt->loc = &L_328;
+        v46 = tpl_var(rt, ctx, self, &N_number, &L_329);
+        tpl_value v47 = tpl_escape_value(rt, v46, TPL_ESC_HTML, &L_330);
         tpl_out_value(rt, v47);
       }
 #line 9 "themes/tech/common/partials/heading.twig"
@@ -4438,7 +4469,7 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         tpl_out(rt, "<span class=\"label\">", 20);
 #line 11 "themes/tech/common/partials/heading.twig"
         {
-          rt->loc = &L_328;
+          rt->loc = &L_331;
           tpl_out_value(rt, v20);
         }
 #line 11 "themes/tech/common/partials/heading.twig"
@@ -4448,10 +4479,10 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 13 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_329;
+    rt->loc = &L_332;
     bool b49 = tpl_truthy(v20);
     if (b49) {
-      v50 = tpl_getattr_name_ic(rt, v19, &N_title, &L_330, &ic2);
+      v50 = tpl_getattr_name_ic(rt, v19, &N_title, &L_333, &ic2);
       bool b51 = tpl_truthy(v50);
       b49 = b51;
     }
@@ -4462,15 +4493,15 @@ static void fn47(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 14 "themes/tech/common/partials/heading.twig"
   {
-    rt->loc = &L_331;
-    v52 = tpl_getattr_name_ic(rt, v19, &N_title, &L_332, &ic3);
+    rt->loc = &L_334;
+    v52 = tpl_getattr_name_ic(rt, v19, &N_title, &L_335, &ic3);
     bool b53 = tpl_truthy(v52);
     if (b53) {
 #line 14 "themes/tech/common/partials/heading.twig"
       tpl_out(rt, "<span class=\"title\">", 20);
 #line 14 "themes/tech/common/partials/heading.twig"
       {
-        rt->loc = &L_333;
+        rt->loc = &L_336;
         tpl_out_value(rt, v52);
       }
 #line 14 "themes/tech/common/partials/heading.twig"
@@ -4501,24 +4532,24 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_334;
-    v0 = tpl_var(rt, ctx, self, &N_entry, &L_335);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_336, &ic0);
+    rt->loc = &L_337;
+    v0 = tpl_var(rt, ctx, self, &N_entry, &L_338);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_339, &ic0);
     bool b2 = tpl_truthy(v1);
     if (b2) {
 #line 6 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "<span class=\"label\">", 20);
 #line 6 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_337;
+        rt->loc = &L_340;
         tpl_out_value(rt, v1);
       }
 #line 6 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "</span>", 7);
 #line 6 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_338;
-        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_339, &ic1);
+        rt->loc = &L_341;
+        v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_342, &ic1);
         bool b4 = tpl_truthy(v3);
         if (b4) {
 #line 6 "themes/tech/common/partials/macros.twig"
@@ -4529,8 +4560,8 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 6 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_340;
-    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_341, &ic2);
+    rt->loc = &L_343;
+    v5 = tpl_getattr_name_ic(rt, v0, &N_title, &L_344, &ic2);
     tpl_out_value(rt, v5);
   }
 }
@@ -4552,7 +4583,7 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 13 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_342;
+    rt->loc = &L_345;
     tpl_value v3 = tpl_null();
     bool b2 = tpl_var_probe(rt, ctx, self, &N_entry, &v3);
     if (!b2)
@@ -4574,9 +4605,9 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 14 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_343;
+    rt->loc = &L_346;
     tpl_value v7 = tpl_str("<a ", 3u);
-    v8 = tpl_var(rt, ctx, self, &N_title, &L_344);
+    v8 = tpl_var(rt, ctx, self, &N_title, &L_347);
     bool b9 = tpl_op_in(rt, v7, v8);
     if (!b9) {
       tpl_value v10 = tpl_str(" id=", 4u);
@@ -4586,22 +4617,22 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     if (b9) {
 #line 14 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_345;
+        rt->loc = &L_348;
         const tpl_value a12[1] = {v8};
         if (!k17)
-          k17 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_346);
-        tpl_value v13 = k17->fn(rt, ctx, 1, a12, &L_346);
+          k17 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_349);
+        tpl_value v13 = k17->fn(rt, ctx, 1, a12, &L_349);
         const tpl_value a14[1] = {v13};
         if (!k18)
-          k18 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_347);
-        tpl_value v15 = k18->fn(rt, ctx, 1, a14, &L_347);
+          k18 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_350);
+        tpl_value v15 = k18->fn(rt, ctx, 1, a14, &L_350);
         tpl_ctx_set(rt, ctx, &N_title, v15);
       }
     }
   }
 #line 15 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_348;
+    rt->loc = &L_351;
     tpl_map *m16 = tpl_map_new(rt->arena, 2);
     tpl_value v17 = tpl_str("label", 5u);
     tpl_value v21 = tpl_null();
@@ -4623,11 +4654,11 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     }
     tpl_map_set(rt->arena, m16, v17, v23);
     tpl_value v25 = tpl_str("title", 5u);
-    v26 = tpl_var(rt, ctx, self, &N_title, &L_349);
+    v26 = tpl_var(rt, ctx, self, &N_title, &L_352);
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_350);
+    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_353);
     tpl_out_value(rt, v29);
   }
 }
@@ -4652,30 +4683,30 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 21 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_351;
+    rt->loc = &L_354;
     tpl_map *m0 = tpl_map_new(rt->arena, 1);
     tpl_value v1 = tpl_str("title", 5u);
     tpl_value v2;
-    v3 = tpl_var(rt, ctx, self, &N_entry, &L_352);
-    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_353, &ic0);
+    v3 = tpl_var(rt, ctx, self, &N_entry, &L_355);
+    v4 = tpl_getattr_name_ic(rt, v3, &N_title, &L_356, &ic0);
     if (tpl_truthy(v4)) {
       v2 = v4;
     } else {
-      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_354, &ic1);
+      v5 = tpl_getattr_name_ic(rt, v3, &N_label, &L_357, &ic1);
       v2 = v5;
     }
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_355);
+    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_358);
     const tpl_value a9[1] = {v8};
     if (!k19)
-      k19 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_356);
-    tpl_value v10 = k19->fn(rt, ctx, 1, a9, &L_356);
+      k19 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_359);
+    tpl_value v10 = k19->fn(rt, ctx, 1, a9, &L_359);
     const tpl_value a11[1] = {v10};
     if (!k20)
-      k20 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_357);
-    tpl_value v12 = k20->fn(rt, ctx, 1, a11, &L_357);
+      k20 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_360);
+    tpl_value v12 = k20->fn(rt, ctx, 1, a11, &L_360);
     tpl_out_value(rt, v12);
   }
 }
@@ -4694,9 +4725,9 @@ static tpl_value fn52(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_372);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_entry, &L_375);
   tpl_value v1 = cl->slots[0];
-  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_373, &cl->ics[0]);
+  v2 = tpl_getattr_name_ic(rt, v1, &N_level, &L_376, &cl->ics[0]);
   bool b3 = tpl_compare(rt, v2, v0) <= 0;
   tpl_value v4 = tpl_bool(b3);
   return v4;
@@ -4758,16 +4789,16 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 29 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_358;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_359);
+    rt->loc = &L_361;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_362);
     const tpl_value a1[1] = {v0};
     if (!k21)
-      k21 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_360);
-    bool b2 = !tpl_truthy(k21->fn(rt, ctx, 1, a1, &L_360));
+      k21 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_363);
+    bool b2 = !tpl_truthy(k21->fn(rt, ctx, 1, a1, &L_363));
     if (b2) {
 #line 30 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_361;
+        rt->loc = &L_364;
         tpl_list *l3 = tpl_list_new(rt->arena, 0);
         tpl_value v4 = tpl_list_value(l3);
         tpl_ctx_set(rt, ctx, &N_open, v4);
@@ -4776,30 +4807,30 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 32 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_362;
-        v5 = tpl_var(rt, ctx, self, &N_entries, &L_363);
+        rt->loc = &L_365;
+        v5 = tpl_var(rt, ctx, self, &N_entries, &L_366);
         tpl_iter it6;
         tpl_for_begin(rt, &it6, ctx, v5, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it6)) {
           tpl_for_accept(rt, &it6);
 #line 33 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_364;
-            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_365);
+            rt->loc = &L_367;
+            v7 = tpl_var(rt, it6.scope, self, &N_open, &L_368);
             const tpl_value a8[1] = {v7};
             if (!k21)
-              k21 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_366);
-            bool b9 = !tpl_truthy(k21->fn(rt, it6.scope, 1, a8, &L_366));
+              k21 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_369);
+            bool b9 = !tpl_truthy(k21->fn(rt, it6.scope, 1, a8, &L_369));
             if (b9) {
 #line 34 "themes/tech/common/partials/macros.twig"
               {
-                rt->loc = &L_367;
-                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_368);
-                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_369, &ic0);
+                rt->loc = &L_370;
+                v10 = tpl_var(rt, it6.scope, self, &N_entry, &L_371);
+                v11 = tpl_getattr_name_ic(rt, v10, &N_level, &L_372, &ic0);
                 const tpl_value a12[1] = {v7};
                 if (!k22)
-                  k22 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_370);
-                tpl_value v13 = k22->fn(rt, it6.scope, 1, a12, &L_370);
+                  k22 = tplc_need(rt, tpl_find_filter("last", 4), "filter", "last", &L_373);
+                tpl_value v13 = k22->fn(rt, it6.scope, 1, a12, &L_373);
                 bool b14 = tpl_compare(rt, v13, v11) < 0;
                 if (b14) {
 #line 35 "themes/tech/common/partials/macros.twig"
@@ -4807,32 +4838,32 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 } else {
 #line 37 "themes/tech/common/partials/macros.twig"
                   {
-                    rt->loc = &L_371;
+                    rt->loc = &L_374;
                     tpl_value v15 = tpl_closure_new_slots(rt, fn52, it6.scope, self, blocks, 1, 1);
                     const tpl_value a16[2] = {v7, v15};
                     if (!k23)
-                      k23 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_374);
-                    tpl_value v17 = k23->fn(rt, it6.scope, 2, a16, &L_374);
+                      k23 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_377);
+                    tpl_value v17 = k23->fn(rt, it6.scope, 2, a16, &L_377);
                     const tpl_value a18[1] = {v17};
                     if (!k24)
-                      k24 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_375);
-                    tpl_value v19 = k24->fn(rt, it6.scope, 1, a18, &L_375);
+                      k24 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_378);
+                    tpl_value v19 = k24->fn(rt, it6.scope, 1, a18, &L_378);
                     tpl_ctx_set(rt, it6.scope, &N_closing, v19);
                   }
 #line 38 "themes/tech/common/partials/macros.twig"
                   tpl_out(rt, "</li>\n", 6);
 #line 39 "themes/tech/common/partials/macros.twig"
                   {
-                    rt->loc = &L_376;
-                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_377);
+                    rt->loc = &L_379;
+                    v20 = tpl_var(rt, it6.scope, self, &N_closing, &L_380);
                     tpl_value v21 = tpl_int(INT64_C(1));
                     bool b22 = tpl_compare(rt, v21, v20) < 0;
                     if (b22) {
 #line 39 "themes/tech/common/partials/macros.twig"
                       {
-                        rt->loc = &L_378;
+                        rt->loc = &L_381;
                         tpl_value v23 = tpl_int(INT64_C(2));
-                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_379);
+                        tpl_value v24 = tpl_op_range(rt, v23, v20, tpl_null(), &L_382);
                         tpl_iter it25;
                         tpl_for_begin(rt, &it25, it6.scope, v24, &N__key, &N_i, false);
                         while (tpl_for_next(rt, &it25)) {
@@ -4847,18 +4878,18 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                   }
 #line 41 "themes/tech/common/partials/macros.twig"
                   {
-                    rt->loc = &L_380;
-                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_381);
+                    rt->loc = &L_383;
+                    v27 = tpl_var(rt, it6.scope, self, &N_open, &L_384);
                     tpl_value v28 = tpl_int(INT64_C(0));
                     const tpl_value a29[1] = {v27};
                     if (!k24)
-                      k24 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_382);
-                    tpl_value v30 = k24->fn(rt, it6.scope, 1, a29, &L_382);
-                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_383);
+                      k24 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_385);
+                    tpl_value v30 = k24->fn(rt, it6.scope, 1, a29, &L_385);
+                    tpl_value v31 = tpl_op_sub(rt, v30, v20, &L_386);
                     const tpl_value a32[3] = {v27, v28, v31};
                     if (!k25)
-                      k25 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_384);
-                    tpl_value v33 = k25->fn(rt, it6.scope, 3, a32, &L_384);
+                      k25 = tplc_need(rt, tpl_find_filter("slice", 5), "filter", "slice", &L_387);
+                    tpl_value v33 = k25->fn(rt, it6.scope, 3, a32, &L_387);
                     tpl_ctx_set(rt, it6.scope, &N_open, v33);
                   }
                 }
@@ -4867,22 +4898,22 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           }
 #line 44 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_385;
-            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_386);
-            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_387);
-            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_388, &ic1);
+            rt->loc = &L_388;
+            v34 = tpl_var(rt, it6.scope, self, &N_open, &L_389);
+            v35 = tpl_var(rt, it6.scope, self, &N_entry, &L_390);
+            v36 = tpl_getattr_name_ic(rt, v35, &N_level, &L_391, &ic1);
             tpl_list *l37 = tpl_list_new(rt->arena, 1);
             l37->items[0] = v36;
             tpl_value v38 = tpl_list_value(l37);
             const tpl_value a39[2] = {v34, v38};
             if (!k26)
-              k26 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_389);
-            tpl_value v40 = k26->fn(rt, it6.scope, 2, a39, &L_389);
+              k26 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_392);
+            tpl_value v40 = k26->fn(rt, it6.scope, 2, a39, &L_392);
             tpl_ctx_set(rt, it6.scope, &N_open, v40);
           }
 #line 45 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_390;
+            rt->loc = &L_393;
             tpl_value v44 = tpl_null();
             bool b43 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v44);
             if (!b43)
@@ -4898,8 +4929,8 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
               v46 = v42;
             } else {
               tpl_value v47 = tpl_str("#", 1u);
-              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_391);
-              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_392, &ic2);
+              v48 = tpl_var(rt, it6.scope, self, &N_entry, &L_394);
+              v49 = tpl_getattr_name_ic(rt, v48, &N_slug, &L_395, &ic2);
               tpl_value v50 = tpl_op_concat(rt, v47, v49);
               v46 = v50;
             }
@@ -4909,7 +4940,7 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "<li class=\"", 11);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_393;
+            rt->loc = &L_396;
             tpl_value v56 = tpl_null();
             bool b55 = tpl_var_probe(rt, it6.scope, self, &N_entry, &v56);
             if (!b55)
@@ -4937,11 +4968,11 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             if (b61) {
 #line 46 "themes/tech/common/partials/macros.twig"
               {
-                rt->loc = &L_394;
-                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_395);
-                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_396, &ic3);
-                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_397, &ic4);
-                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_398);
+                rt->loc = &L_397;
+                v62 = tpl_var(rt, it6.scope, self, &N_entry, &L_398);
+                v63 = tpl_getattr_name_ic(rt, v62, &N_config, &L_399, &ic3);
+                v64 = tpl_getattr_name_ic(rt, v63, &N_element, &L_400, &ic4);
+                tpl_value v65 = tpl_escape_value(rt, v64, TPL_ESC_HTML, &L_401);
                 tpl_out_value(rt, v65);
               }
 #line 46 "themes/tech/common/partials/macros.twig"
@@ -4952,31 +4983,31 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, "level-", 6);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_399;
-            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_400);
-            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_401, &ic5);
+            rt->loc = &L_402;
+            v66 = tpl_var(rt, it6.scope, self, &N_entry, &L_403);
+            v67 = tpl_getattr_name_ic(rt, v66, &N_level, &L_404, &ic5);
             tpl_out_value(rt, v67);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_402;
-            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_403);
+            rt->loc = &L_405;
+            v68 = tpl_var(rt, it6.scope, self, &N_root, &L_406);
             tpl_out_value(rt, v68);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_404;
-            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_405);
+            rt->loc = &L_407;
+            v69 = tpl_var(rt, it6.scope, self, &N_url, &L_408);
             tpl_out_value(rt, v69);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
           tpl_out(rt, "\"", 1);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_406;
-            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_407);
+            rt->loc = &L_409;
+            v70 = tpl_var(rt, it6.scope, self, &N_current, &L_410);
             bool b71 = tpl_truthy(v70);
             if (b71) {
               bool b72 = tpl_loose_eq(rt, v69, v70);
@@ -4991,9 +5022,9 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           tpl_out(rt, ">", 1);
 #line 46 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_408;
+            rt->loc = &L_411;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_409);
+            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_412);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
@@ -5004,24 +5035,24 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "</li>\n", 6);
 #line 49 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_410;
-        v75 = tpl_var(rt, ctx, self, &N_open, &L_411);
+        rt->loc = &L_413;
+        v75 = tpl_var(rt, ctx, self, &N_open, &L_414);
         const tpl_value a76[1] = {v75};
         if (!k24)
-          k24 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_412);
-        tpl_value v77 = k24->fn(rt, ctx, 1, a76, &L_412);
+          k24 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_415);
+        tpl_value v77 = k24->fn(rt, ctx, 1, a76, &L_415);
         tpl_value v78 = tpl_int(INT64_C(1));
         bool b79 = tpl_compare(rt, v78, v77) < 0;
         if (b79) {
 #line 49 "themes/tech/common/partials/macros.twig"
           {
-            rt->loc = &L_413;
+            rt->loc = &L_416;
             tpl_value v80 = tpl_int(INT64_C(2));
             const tpl_value a81[1] = {v75};
             if (!k24)
-              k24 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_414);
-            tpl_value v82 = k24->fn(rt, ctx, 1, a81, &L_414);
-            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_415);
+              k24 = tplc_need(rt, tpl_find_filter("length", 6), "filter", "length", &L_417);
+            tpl_value v82 = k24->fn(rt, ctx, 1, a81, &L_417);
+            tpl_value v83 = tpl_op_range(rt, v80, v82, tpl_null(), &L_418);
             tpl_iter it84;
             tpl_for_begin(rt, &it84, ctx, v83, &N__key, &N_i, false);
             while (tpl_for_next(rt, &it84)) {
@@ -5079,18 +5110,18 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 #line 57 "themes/tech/common/partials/macros.twig"
   {
-    rt->loc = &L_416;
-    v0 = tpl_var(rt, ctx, self, &N_entries, &L_417);
+    rt->loc = &L_419;
+    v0 = tpl_var(rt, ctx, self, &N_entries, &L_420);
     const tpl_value a1[1] = {v0};
     if (!k27)
-      k27 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_418);
-    bool b2 = !tpl_truthy(k27->fn(rt, ctx, 1, a1, &L_418));
+      k27 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_421);
+    bool b2 = !tpl_truthy(k27->fn(rt, ctx, 1, a1, &L_421));
     if (b2) {
 #line 58 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "<nav class=\"", 12);
 #line 58 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_419;
+        rt->loc = &L_422;
         tpl_value v4 = tpl_null();
         bool b3 = tpl_var_probe(rt, ctx, self, &N_class, &v4);
         if (!b3)
@@ -5108,34 +5139,34 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
       tpl_out(rt, "\" aria-labelledby=\"", 19);
 #line 58 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_420;
-        v7 = tpl_var(rt, ctx, self, &N_id, &L_421);
+        rt->loc = &L_423;
+        v7 = tpl_var(rt, ctx, self, &N_id, &L_424);
         tpl_out_value(rt, v7);
       }
 #line 58 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "\">\n<h2 class=\"toc-title\" id=\"", 29);
 #line 59 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_422;
+        rt->loc = &L_425;
         tpl_out_value(rt, v7);
       }
 #line 59 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "\">", 2);
 #line 59 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_423;
-        v8 = tpl_var(rt, ctx, self, &N_title, &L_424);
+        rt->loc = &L_426;
+        v8 = tpl_var(rt, ctx, self, &N_title, &L_427);
         tpl_out_value(rt, v8);
       }
 #line 59 "themes/tech/common/partials/macros.twig"
       tpl_out(rt, "</h2>\n", 6);
 #line 60 "themes/tech/common/partials/macros.twig"
       {
-        rt->loc = &L_425;
-        v9 = tpl_var(rt, ctx, self, &N_root, &L_426);
-        v10 = tpl_var(rt, ctx, self, &N_current, &L_427);
+        rt->loc = &L_428;
+        v9 = tpl_var(rt, ctx, self, &N_root, &L_429);
+        v10 = tpl_var(rt, ctx, self, &N_current, &L_430);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_428);
+        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_431);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/tech/common/partials/macros.twig"
@@ -5144,52 +5175,134 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   }
 }
 
+#line 70 "themes/tech/common/partials/macros.twig"
+static void fn54(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
+  (void)ctx;
+  const tpl_template *self = def->owner;
+  (void)self;
+  const tpl_blocks *blocks = tpl_blocks_of(rt, self);
+  (void)blocks;
+  const tpl_callable *k28 = NULL;
+  tpl_value v0 = tpl_null();
+#line 70 "themes/tech/common/partials/macros.twig"
+  if (!tpl_ctx_has_own(ctx, &N_s)) {
+    tpl_ctx_set_own(rt, ctx, &N_s, tpl_null());
+  }
+#line 71 "themes/tech/common/partials/macros.twig"
+  {
+    rt->loc = &L_432;
+    v0 = tpl_var(rt, ctx, self, &N_s, &L_433);
+    tpl_map *m1 = tpl_map_new(rt->arena, 19);
+    tpl_value v2 = tpl_str("&", 1u);
+    tpl_value v3 = tpl_str("&amp;", 5u);
+    tpl_map_set(rt->arena, m1, v2, v3);
+    tpl_value v4 = tpl_str("<", 1u);
+    tpl_value v5 = tpl_str("&lt;", 4u);
+    tpl_map_set(rt->arena, m1, v4, v5);
+    tpl_value v6 = tpl_str(">", 1u);
+    tpl_value v7 = tpl_str("&gt;", 4u);
+    tpl_map_set(rt->arena, m1, v6, v7);
+    tpl_value v8 = tpl_str("\"", 1u);
+    tpl_value v9 = tpl_str("&quot;", 6u);
+    tpl_map_set(rt->arena, m1, v8, v9);
+    tpl_value v10 = tpl_str("\\", 1u);
+    tpl_value v11 = tpl_str("&#92;", 5u);
+    tpl_map_set(rt->arena, m1, v10, v11);
+    tpl_value v12 = tpl_str("`", 1u);
+    tpl_value v13 = tpl_str("&#96;", 5u);
+    tpl_map_set(rt->arena, m1, v12, v13);
+    tpl_value v14 = tpl_str("*", 1u);
+    tpl_value v15 = tpl_str("&#42;", 5u);
+    tpl_map_set(rt->arena, m1, v14, v15);
+    tpl_value v16 = tpl_str("_", 1u);
+    tpl_value v17 = tpl_str("&#95;", 5u);
+    tpl_map_set(rt->arena, m1, v16, v17);
+    tpl_value v18 = tpl_str("[", 1u);
+    tpl_value v19 = tpl_str("&#91;", 5u);
+    tpl_map_set(rt->arena, m1, v18, v19);
+    tpl_value v20 = tpl_str("]", 1u);
+    tpl_value v21 = tpl_str("&#93;", 5u);
+    tpl_map_set(rt->arena, m1, v20, v21);
+    tpl_value v22 = tpl_str("!", 1u);
+    tpl_value v23 = tpl_str("&#33;", 5u);
+    tpl_map_set(rt->arena, m1, v22, v23);
+    tpl_value v24 = tpl_str("~", 1u);
+    tpl_value v25 = tpl_str("&#126;", 6u);
+    tpl_map_set(rt->arena, m1, v24, v25);
+    tpl_value v26 = tpl_str("|", 1u);
+    tpl_value v27 = tpl_str("&#124;", 6u);
+    tpl_map_set(rt->arena, m1, v26, v27);
+    tpl_value v28 = tpl_str("#", 1u);
+    tpl_value v29 = tpl_str("&#35;", 5u);
+    tpl_map_set(rt->arena, m1, v28, v29);
+    tpl_value v30 = tpl_str("-", 1u);
+    tpl_value v31 = tpl_str("&#45;", 5u);
+    tpl_map_set(rt->arena, m1, v30, v31);
+    tpl_value v32 = tpl_str("+", 1u);
+    tpl_value v33 = tpl_str("&#43;", 5u);
+    tpl_map_set(rt->arena, m1, v32, v33);
+    tpl_value v34 = tpl_str(".", 1u);
+    tpl_value v35 = tpl_str("&#46;", 5u);
+    tpl_map_set(rt->arena, m1, v34, v35);
+    tpl_value v36 = tpl_str("=", 1u);
+    tpl_value v37 = tpl_str("&#61;", 5u);
+    tpl_map_set(rt->arena, m1, v36, v37);
+    tpl_value v38 = tpl_str("\n", 1u);
+    tpl_value v39 = tpl_str(" ", 1u);
+    tpl_map_set(rt->arena, m1, v38, v39);
+    tpl_value v40 = tpl_map_or_list(rt->arena, m1);
+    const tpl_value a41[2] = {v0, v40};
+    if (!k28)
+      k28 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_434);
+    tpl_value v42 = k28->fn(rt, ctx, 2, a41, &L_434);
+    tpl_out_value(rt, v42);
+  }
+}
+
 #line 1 "themes/tech/common/partials/macros.twig"
-static void fn54(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn55(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
-#line 64 "themes/tech/common/partials/macros.twig"
-  tpl_out(rt, "\n", 1);
 }
 
 /* ---- preface.twig ---- */
 
 #line 1 "themes/tech/pdf/preface.twig"
-static void fn55(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/tech/pdf/preface.twig"
   {
-    rt->loc = &L_429;
+    rt->loc = &L_435;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_429);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_435);
   }
 }
 
 /* ---- prologue.twig ---- */
 
 #line 1 "themes/tech/pdf/prologue.twig"
-static void fn56(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn57(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 1 "themes/tech/pdf/prologue.twig"
   {
-    rt->loc = &L_430;
+    rt->loc = &L_436;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_430);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_436);
   }
 }
 
 /* ---- style.css.twig ---- */
 
 #line 21 "themes/tech/pdf/style.css.twig"
-static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5224,50 +5337,50 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  size: ", 276);
 #line 29 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_431;
-    v0 = tpl_var(rt, ctx, self, &N_page, &L_432);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_size, &L_433, &ic0);
+    rt->loc = &L_437;
+    v0 = tpl_var(rt, ctx, self, &N_page, &L_438);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_size, &L_439, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 29 "themes/tech/pdf/style.css.twig"
   tpl_out(rt, ";\n  margin-top: ", 16);
 #line 30 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_434;
-    v2 = tpl_var(rt, ctx, self, &N_m, &L_435);
-    v3 = tpl_getattr_name_ic(rt, v2, &N_top, &L_436, &ic1);
+    rt->loc = &L_440;
+    v2 = tpl_var(rt, ctx, self, &N_m, &L_441);
+    v3 = tpl_getattr_name_ic(rt, v2, &N_top, &L_442, &ic1);
     tpl_out_value(rt, v3);
   }
 #line 30 "themes/tech/pdf/style.css.twig"
   tpl_out(rt, ";\n  margin-bottom: ", 19);
 #line 31 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_437;
-    v4 = tpl_getattr_name_ic(rt, v2, &N_bottom, &L_438, &ic2);
+    rt->loc = &L_443;
+    v4 = tpl_getattr_name_ic(rt, v2, &N_bottom, &L_444, &ic2);
     tpl_out_value(rt, v4);
   }
 #line 31 "themes/tech/pdf/style.css.twig"
   tpl_out(rt, ";\n  margin-left: ", 17);
 #line 32 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_439;
-    v5 = tpl_getattr_name_ic(rt, v2, &N_inner, &L_440, &ic3);
+    rt->loc = &L_445;
+    v5 = tpl_getattr_name_ic(rt, v2, &N_inner, &L_446, &ic3);
     tpl_out_value(rt, v5);
   }
 #line 32 "themes/tech/pdf/style.css.twig"
   tpl_out(rt, ";\n  margin-right: ", 18);
 #line 33 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_441;
-    v6 = tpl_getattr_name_ic(rt, v2, &N_outer, &L_442, &ic4);
+    rt->loc = &L_447;
+    v6 = tpl_getattr_name_ic(rt, v2, &N_outer, &L_448, &ic4);
     tpl_out_value(rt, v6);
   }
 #line 33 "themes/tech/pdf/style.css.twig"
   tpl_out(rt, ";\n", 2);
 #line 34 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_443;
-    v7 = tpl_var(rt, ctx, self, &N_two_sided, &L_444);
+    rt->loc = &L_449;
+    v7 = tpl_var(rt, ctx, self, &N_two_sided, &L_450);
     bool b8 = tpl_truthy(v7);
     bool b9 = !b8;
     if (b9) {
@@ -5275,8 +5388,8 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "  @top-left { content: string(chapter); text-transform: uppercase; ", 67);
 #line 35 "themes/tech/pdf/style.css.twig"
       {
-        rt->loc = &L_445;
-        v10 = tpl_var(rt, ctx, self, &N_head, &L_446);
+        rt->loc = &L_451;
+        v10 = tpl_var(rt, ctx, self, &N_head, &L_452);
         tpl_out_value(rt, v10);
       }
 #line 35 "themes/tech/pdf/style.css.twig"
@@ -5284,7 +5397,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
                  "  @top-right { content: counter(page); font-weight: bold; ", 61);
 #line 36 "themes/tech/pdf/style.css.twig"
       {
-        rt->loc = &L_447;
+        rt->loc = &L_453;
         tpl_out_value(rt, v10);
       }
 #line 36 "themes/tech/pdf/style.css.twig"
@@ -5295,7 +5408,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "}\n", 2);
 #line 39 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_448;
+    rt->loc = &L_454;
     bool b11 = tpl_truthy(v7);
     if (b11) {
 #line 40 "themes/tech/pdf/style.css.twig"
@@ -5304,14 +5417,14 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
                  "  margin-left: ", 85);
 #line 42 "themes/tech/pdf/style.css.twig"
       {
-        rt->loc = &L_449;
+        rt->loc = &L_455;
         tpl_out_value(rt, v6);
       }
 #line 42 "themes/tech/pdf/style.css.twig"
       tpl_out(rt, ";\n  margin-right: ", 18);
 #line 43 "themes/tech/pdf/style.css.twig"
       {
-        rt->loc = &L_450;
+        rt->loc = &L_456;
         tpl_out_value(rt, v5);
       }
 #line 43 "themes/tech/pdf/style.css.twig"
@@ -5319,22 +5432,22 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
                  "  @top-left { content: counter(page) \"\\2003\\2003\" string(chapter); text-transform: uppercase; ", 96);
 #line 44 "themes/tech/pdf/style.css.twig"
       {
-        rt->loc = &L_451;
-        v12 = tpl_var(rt, ctx, self, &N_head, &L_452);
+        rt->loc = &L_457;
+        v12 = tpl_var(rt, ctx, self, &N_head, &L_458);
         tpl_out_value(rt, v12);
       }
 #line 44 "themes/tech/pdf/style.css.twig"
       tpl_out(rt, " }\n}\n@page :right {\n  margin-left: ", 35);
 #line 47 "themes/tech/pdf/style.css.twig"
       {
-        rt->loc = &L_453;
+        rt->loc = &L_459;
         tpl_out_value(rt, v5);
       }
 #line 47 "themes/tech/pdf/style.css.twig"
       tpl_out(rt, ";\n  margin-right: ", 18);
 #line 48 "themes/tech/pdf/style.css.twig"
       {
-        rt->loc = &L_454;
+        rt->loc = &L_460;
         tpl_out_value(rt, v6);
       }
 #line 48 "themes/tech/pdf/style.css.twig"
@@ -5342,7 +5455,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
                  "  @top-right { content: string(section) \"\\2003\\2003\" counter(page); text-transform: uppercase; ", 97);
 #line 49 "themes/tech/pdf/style.css.twig"
       {
-        rt->loc = &L_455;
+        rt->loc = &L_461;
         tpl_out_value(rt, v12);
       }
 #line 49 "themes/tech/pdf/style.css.twig"
@@ -5361,7 +5474,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "/* the first page of an item: no running head, the folio at the foot */\n", 356);
 #line 61 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_456;
+    rt->loc = &L_462;
     tpl_value v13 = tpl_str("chapter", 7u);
     tpl_value v14 = tpl_str("body", 4u);
     tpl_list *l15 = tpl_list_new(rt->arena, 2);
@@ -5378,7 +5491,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "@page ", 6);
 #line 62 "themes/tech/pdf/style.css.twig"
       {
-        rt->loc = &L_457;
+        rt->loc = &L_463;
         tpl_out_value(rt, v18);
       }
 #line 62 "themes/tech/pdf/style.css.twig"
@@ -5391,7 +5504,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   }
 #line 68 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_458;
+    rt->loc = &L_464;
     tpl_value v19 = tpl_str("cover", 5u);
     tpl_value v20 = tpl_str("part", 4u);
     tpl_list *l21 = tpl_list_new(rt->arena, 2);
@@ -5408,7 +5521,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "@page ", 6);
 #line 69 "themes/tech/pdf/style.css.twig"
       {
-        rt->loc = &L_459;
+        rt->loc = &L_465;
         tpl_out_value(rt, v24);
       }
 #line 69 "themes/tech/pdf/style.css.twig"
@@ -5427,7 +5540,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "}\n", 116);
 #line 80 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_460;
+    rt->loc = &L_466;
     tpl_value v25 = tpl_str("front", 5u);
     tpl_value v26 = tpl_str("chapter", 7u);
     tpl_value v27 = tpl_str("body", 4u);
@@ -5446,7 +5559,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, "@page ", 6);
 #line 81 "themes/tech/pdf/style.css.twig"
       {
-        rt->loc = &L_461;
+        rt->loc = &L_467;
         tpl_out_value(rt, v31);
       }
 #line 81 "themes/tech/pdf/style.css.twig"
@@ -5465,7 +5578,7 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 92 "themes/tech/pdf/style.css.twig"
-static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5486,9 +5599,9 @@ static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  font-size: ", 284);
 #line 102 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_462;
+    rt->loc = &L_468;
     tpl_value v0;
-    v1 = tpl_var(rt, ctx, self, &N_small, &L_463);
+    v1 = tpl_var(rt, ctx, self, &N_small, &L_469);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str("9.5pt", 5u);
@@ -5503,7 +5616,7 @@ static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ";\n  line-height: ", 17);
 #line 103 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_464;
+    rt->loc = &L_470;
     tpl_value v5;
     bool b6 = tpl_truthy(v1);
     if (b6) {
@@ -5549,8 +5662,8 @@ static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  border-top: 1.5pt solid ", 588);
 #line 133 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_465;
-    v9 = tpl_var(rt, ctx, self, &N_accent, &L_466);
+    rt->loc = &L_471;
+    v9 = tpl_var(rt, ctx, self, &N_accent, &L_472);
     tpl_out_value(rt, v9);
   }
 #line 133 "themes/tech/pdf/style.css.twig"
@@ -5564,7 +5677,7 @@ static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "h2 .label, h3 .label, h4 .label, h5 .label, h6 .label { margin-right: .4em; color: ", 340);
 #line 140 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_467;
+    rt->loc = &L_473;
     tpl_out_value(rt, v9);
   }
 #line 140 "themes/tech/pdf/style.css.twig"
@@ -5589,7 +5702,7 @@ static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  border-top: 1.5pt solid ", 433);
 #line 158 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_468;
+    rt->loc = &L_474;
     tpl_out_value(rt, v9);
   }
 #line 158 "themes/tech/pdf/style.css.twig"
@@ -5597,7 +5710,7 @@ static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 161 "themes/tech/pdf/style.css.twig"
-static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5658,8 +5771,8 @@ static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".admonition.error { border-top-color: ", 1626);
 #line 212 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_469;
-    v0 = tpl_var(rt, ctx, self, &N_accent, &L_470);
+    rt->loc = &L_475;
+    v0 = tpl_var(rt, ctx, self, &N_accent, &L_476);
     tpl_out_value(rt, v0);
   }
 #line 212 "themes/tech/pdf/style.css.twig"
@@ -5667,7 +5780,7 @@ static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".admonition.error::before { color: ", 66);
 #line 213 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_471;
+    rt->loc = &L_477;
     tpl_out_value(rt, v0);
   }
 #line 213 "themes/tech/pdf/style.css.twig"
@@ -5688,7 +5801,7 @@ static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  border-left: 2pt solid ", 684);
 #line 227 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_472;
+    rt->loc = &L_478;
     tpl_out_value(rt, v0);
   }
 #line 227 "themes/tech/pdf/style.css.twig"
@@ -5701,7 +5814,7 @@ static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".admonition.aside::before { color: ", 161);
 #line 233 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_473;
+    rt->loc = &L_479;
     tpl_out_value(rt, v0);
   }
 #line 233 "themes/tech/pdf/style.css.twig"
@@ -5728,7 +5841,7 @@ static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".footnote p + p, .fn p + p { margin-top: .2em; }\n", 785);
 #line 254 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_474;
+    rt->loc = &L_480;
     tpl_value v4 = tpl_null();
     bool b3 = tpl_var_probe(rt, ctx, self, &N_edition, &v4);
     if (!b3)
@@ -5768,7 +5881,7 @@ static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 269 "themes/tech/pdf/style.css.twig"
-static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5791,8 +5904,8 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  border-left: 2pt solid ", 458);
 #line 281 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_475;
-    v0 = tpl_var(rt, ctx, self, &N_accent, &L_476);
+    rt->loc = &L_481;
+    v0 = tpl_var(rt, ctx, self, &N_accent, &L_482);
     tpl_out_value(rt, v0);
   }
 #line 281 "themes/tech/pdf/style.css.twig"
@@ -5802,9 +5915,9 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  font-size: ", 62);
 #line 284 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_477;
+    rt->loc = &L_483;
     tpl_value v1;
-    v2 = tpl_var(rt, ctx, self, &N_small, &L_478);
+    v2 = tpl_var(rt, ctx, self, &N_small, &L_484);
     bool b3 = tpl_truthy(v2);
     if (b3) {
       tpl_value v4 = tpl_str(".74em", 5u);
@@ -5831,7 +5944,7 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".code.numbered > pre { counter-reset: line; padding-left: 3.4em; }", 393);
 #line 298 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_479;
+    rt->loc = &L_485;
     tpl_value v6 = tpl_str("css/highlight.css.twig", 22u);
     tpl_map *m7 = tpl_map_new(rt->arena, 1);
     tpl_value v8 = tpl_str("hl", 2u);
@@ -5884,12 +5997,12 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     tpl_value v40 = tpl_map_or_list(rt->arena, m9);
     tpl_map_set(rt->arena, m7, v8, v40);
     tpl_value v41 = tpl_map_or_list(rt->arena, m7);
-    tpl_include(rt, ctx, v6, v41, false, false, &L_479);
+    tpl_include(rt, ctx, v6, v41, false, false, &L_485);
   }
 }
 
 #line 300 "themes/tech/pdf/style.css.twig"
-static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5918,8 +6031,8 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".caption .label { font-weight: bold; color: ", 650);
 #line 319 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_480;
-    v0 = tpl_var(rt, ctx, self, &N_accent, &L_481);
+    rt->loc = &L_486;
+    v0 = tpl_var(rt, ctx, self, &N_accent, &L_487);
     tpl_out_value(rt, v0);
   }
 #line 319 "themes/tech/pdf/style.css.twig"
@@ -5927,7 +6040,7 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 321 "themes/tech/pdf/style.css.twig"
-static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5964,7 +6077,7 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 350 "themes/tech/pdf/style.css.twig"
-static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -5980,9 +6093,9 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "/* every item starts a page", 105);
 #line 354 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_482;
+    rt->loc = &L_488;
     tpl_value v0;
-    v1 = tpl_var(rt, ctx, self, &N_two_sided, &L_483);
+    v1 = tpl_var(rt, ctx, self, &N_two_sided, &L_489);
     bool b2 = tpl_truthy(v1);
     if (b2) {
       tpl_value v3 = tpl_str(", a right-hand one", 18u);
@@ -5997,7 +6110,7 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, " */\n.item { break-before: ", 26);
 #line 355 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_484;
+    rt->loc = &L_490;
     tpl_value v5;
     bool b6 = tpl_truthy(v1);
     if (b6) {
@@ -6019,7 +6132,7 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".item.verso { break-before: ", 263);
 #line 361 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_485;
+    rt->loc = &L_491;
     tpl_value v9;
     bool b10 = tpl_truthy(v1);
     if (b10) {
@@ -6037,7 +6150,7 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".item.body-start { counter-reset: page 1", 82);
 #line 363 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_486;
+    rt->loc = &L_492;
     tpl_value v13;
     tpl_value v17 = tpl_null();
     bool b16 = tpl_var_probe(rt, ctx, self, &N_edition, &v17);
@@ -6076,9 +6189,9 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  padding-top: ", 128);
 #line 368 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_487;
+    rt->loc = &L_493;
     tpl_value v25;
-    v26 = tpl_var(rt, ctx, self, &N_small, &L_488);
+    v26 = tpl_var(rt, ctx, self, &N_small, &L_494);
     bool b27 = tpl_truthy(v26);
     if (b27) {
       tpl_value v28 = tpl_str(".6in", 4u);
@@ -6097,7 +6210,7 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  font-size: ", 152);
 #line 372 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_489;
+    rt->loc = &L_495;
     tpl_value v30;
     bool b31 = tpl_truthy(v26);
     if (b31) {
@@ -6125,8 +6238,8 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  color: ", 348);
 #line 384 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_490;
-    v34 = tpl_var(rt, ctx, self, &N_accent, &L_491);
+    rt->loc = &L_496;
+    v34 = tpl_var(rt, ctx, self, &N_accent, &L_497);
     tpl_out_value(rt, v34);
   }
 #line 384 "themes/tech/pdf/style.css.twig"
@@ -6153,7 +6266,7 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".cover-top { padding-top: ", 626);
 #line 404 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_492;
+    rt->loc = &L_498;
     tpl_value v35;
     bool b36 = tpl_truthy(v26);
     if (b36) {
@@ -6169,7 +6282,7 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "; border-top: 14pt solid ", 25);
 #line 404 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_493;
+    rt->loc = &L_499;
     tpl_out_value(rt, v34);
   }
 #line 404 "themes/tech/pdf/style.css.twig"
@@ -6180,7 +6293,7 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  font-size: ", 142);
 #line 408 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_494;
+    rt->loc = &L_500;
     tpl_value v39;
     bool b40 = tpl_truthy(v26);
     if (b40) {
@@ -6203,7 +6316,7 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  margin-top: ", 242);
 #line 415 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_495;
+    rt->loc = &L_501;
     tpl_value v43;
     bool b44 = tpl_truthy(v26);
     if (b44) {
@@ -6240,7 +6353,7 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 437 "themes/tech/pdf/style.css.twig"
-static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -6264,8 +6377,8 @@ static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              ".toc-list .label, .float-list .label { margin-right: .4em; color: ", 940);
 #line 451 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_496;
-    v0 = tpl_var(rt, ctx, self, &N_accent, &L_497);
+    rt->loc = &L_502;
+    v0 = tpl_var(rt, ctx, self, &N_accent, &L_503);
     tpl_out_value(rt, v0);
   }
 #line 451 "themes/tech/pdf/style.css.twig"
@@ -6277,13 +6390,13 @@ static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 457 "themes/tech/pdf/style.css.twig"
-static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn66(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-  const tpl_callable *k28 = NULL;
+  const tpl_callable *k29 = NULL;
   tpl_value v2 = tpl_null();
 #line 458 "themes/tech/pdf/style.css.twig"
   tpl_out(rt, "\n"
@@ -6295,13 +6408,13 @@ static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
              "  content: \" (", 232);
 #line 464 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_498;
+    rt->loc = &L_504;
     bool b0 = true;
-    v2 = tpl_var(rt, ctx, self, &N_app, &L_499);
+    v2 = tpl_var(rt, ctx, self, &N_app, &L_505);
     tpl_value v3 = tpl_str("getLabel", 8u);
     tpl_value v4 = tpl_str("page", 4u);
     const tpl_value a5[1] = {v4};
-    tpl_value v6 = tpl_call_method(rt, v2, v3, 1, a5, &L_500);
+    tpl_value v6 = tpl_call_method(rt, v2, v3, 1, a5, &L_506);
     tpl_value v1 = v6;
     tpl_value v7;
     if (b0 && !tpl_is_empty(rt, v1)) {
@@ -6319,9 +6432,9 @@ static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     tpl_map_set(rt->arena, m9, v12, v13);
     tpl_value v14 = tpl_map_or_list(rt->arena, m9);
     const tpl_value a15[2] = {v7, v14};
-    if (!k28)
-      k28 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_501);
-    tpl_value v16 = k28->fn(rt, ctx, 2, a15, &L_501);
+    if (!k29)
+      k29 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_507);
+    tpl_value v16 = k29->fn(rt, ctx, 2, a15, &L_507);
     tpl_out_value(rt, v16);
   }
 #line 464 "themes/tech/pdf/style.css.twig"
@@ -6329,7 +6442,7 @@ static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 467 "themes/tech/pdf/style.css.twig"
-static void fn66(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn67(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -6338,7 +6451,7 @@ static void fn66(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/pdf/style.css.twig"
-static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -6355,14 +6468,14 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic2 = {0, NULL};
 #line 15 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_502;
-    v0 = tpl_var(rt, ctx, self, &N_edition, &L_503);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_margin, &L_504, &ic0);
+    rt->loc = &L_508;
+    v0 = tpl_var(rt, ctx, self, &N_edition, &L_509);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_margin, &L_510, &ic0);
     tpl_ctx_set(rt, ctx, &N_m, v1);
   }
 #line 16 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_505;
+    rt->loc = &L_511;
     tpl_value v5 = tpl_null();
     bool b4 = tpl_var_probe(rt, ctx, self, &N_edition, &v5);
     if (!b4)
@@ -6384,9 +6497,9 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 17 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_506;
-    v9 = tpl_var(rt, ctx, self, &N_page, &L_507);
-    v10 = tpl_getattr_name_ic(rt, v9, &N_width, &L_508, &ic1);
+    rt->loc = &L_512;
+    v9 = tpl_var(rt, ctx, self, &N_page, &L_513);
+    v10 = tpl_getattr_name_ic(rt, v9, &N_width, &L_514, &ic1);
     tpl_value v11 = tpl_int(INT64_C(500));
     bool b12 = tpl_compare(rt, v10, v11) < 0;
     tpl_value v13 = tpl_bool(b12);
@@ -6394,13 +6507,13 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 18 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_509;
+    rt->loc = &L_515;
     tpl_value v14 = tpl_str("#b3261e", 7u);
     tpl_ctx_set(rt, ctx, &N_accent, v14);
   }
 #line 19 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_510;
+    rt->loc = &L_516;
     tpl_value v15 = tpl_str("font-family: \"Noto Sans\", \"DejaVu Sans\", sans-serif; font-size: 7.5pt; letter-spacing: .06em; color: #3d434d; border-bottom: .5pt solid #8a9099;", 144u);
     tpl_ctx_set(rt, ctx, &N_head, v15);
   }
@@ -6408,19 +6521,19 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "/* Octavo, theme \"tech\": PDF edition (", 38);
 #line 20 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_511;
-    v16 = tpl_var(rt, ctx, self, &N_page, &L_512);
-    v17 = tpl_getattr_name_ic(rt, v16, &N_name, &L_513, &ic2);
-    tpl_value v18 = tpl_escape_value(rt, v17, TPL_ESC_HTML, &L_514);
+    rt->loc = &L_517;
+    v16 = tpl_var(rt, ctx, self, &N_page, &L_518);
+    v17 = tpl_getattr_name_ic(rt, v16, &N_name, &L_519, &ic2);
+    tpl_value v18 = tpl_escape_value(rt, v17, TPL_ESC_HTML, &L_520);
     tpl_out_value(rt, v18);
   }
 #line 20 "themes/tech/pdf/style.css.twig"
   tpl_out(rt, ", ", 2);
 #line 20 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_515;
+    rt->loc = &L_521;
     tpl_value v19;
-    v20 = tpl_var(rt, ctx, self, &N_two_sided, &L_516);
+    v20 = tpl_var(rt, ctx, self, &N_two_sided, &L_522);
     bool b21 = tpl_truthy(v20);
     if (b21) {
       tpl_value v22 = tpl_str("two-sided", 9u);
@@ -6435,60 +6548,60 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ") */\n", 5);
 #line 21 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_517;
-    tpl_display_block(rt, ctx, blocks, &N_page, &L_517);
+    rt->loc = &L_523;
+    tpl_display_block(rt, ctx, blocks, &N_page, &L_523);
   }
 #line 92 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_518;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_518);
+    rt->loc = &L_524;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_524);
   }
 #line 161 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_519;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_519);
+    rt->loc = &L_525;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_525);
   }
 #line 269 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_520;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_520);
+    rt->loc = &L_526;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_526);
   }
 #line 300 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_521;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_521);
+    rt->loc = &L_527;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_527);
   }
 #line 321 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_522;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_522);
+    rt->loc = &L_528;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_528);
   }
 #line 350 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_523;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_523);
+    rt->loc = &L_529;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_529);
   }
 #line 437 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_524;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_524);
+    rt->loc = &L_530;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_530);
   }
 #line 457 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_525;
-    tpl_display_block(rt, ctx, blocks, &N_references, &L_525);
+    rt->loc = &L_531;
+    tpl_display_block(rt, ctx, blocks, &N_references, &L_531);
   }
 #line 467 "themes/tech/pdf/style.css.twig"
   {
-    rt->loc = &L_526;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_526);
+    rt->loc = &L_532;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_532);
   }
 }
 
 /* ---- table.twig ---- */
 
 #line 1 "themes/tech/common/table.twig"
-static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
@@ -6512,12 +6625,12 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_527;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_528);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_529, &ic0);
+    rt->loc = &L_533;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_534);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_535, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_530, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_536, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -6528,16 +6641,16 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_531;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_532);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_533, &ic2);
+    rt->loc = &L_537;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_538);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_539, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/tech/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_534;
+        rt->loc = &L_540;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/tech/common/table.twig"
@@ -6548,22 +6661,22 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_535;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_536);
+    rt->loc = &L_541;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_542);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/tech/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_537;
+        rt->loc = &L_543;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/tech/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_538;
+            rt->loc = &L_544;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/tech/common/table.twig"
@@ -6574,23 +6687,23 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_539;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_540, &ic3);
+        rt->loc = &L_545;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_546, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/tech/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_541;
+            rt->loc = &L_547;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/tech/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_542;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_543, &ic4);
+            rt->loc = &L_548;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_549, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/tech/common/table.twig"
@@ -6601,8 +6714,8 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_544;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_545, &ic5);
+        rt->loc = &L_550;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_551, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/tech/common/table.twig"
@@ -6613,7 +6726,7 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_546;
+    rt->loc = &L_552;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -6624,7 +6737,7 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_547;
+        rt->loc = &L_553;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/tech/common/table.twig"
@@ -6635,8 +6748,8 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_548;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_549, &ic6);
+    rt->loc = &L_554;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_555, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/tech/common/table.twig"
@@ -6646,63 +6759,89 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.md.twig ---- */
 
 #line 1 "themes/tech/contents/title.md.twig"
-static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn70(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
-  tpl_value v0 = tpl_null();
+  const tpl_callable *k30 = NULL;
   tpl_value v1 = tpl_null();
-  tpl_value v3 = tpl_null();
-  tpl_value v6 = tpl_null();
+  tpl_value v2 = tpl_null();
+  tpl_value v5 = tpl_null();
+  tpl_value v14 = tpl_null();
   tpl_ic ic0 = {0, NULL};
   tpl_ic ic1 = {0, NULL};
   tpl_ic ic2 = {0, NULL};
-#line 3 "themes/tech/contents/title.md.twig"
-  tpl_out(rt, "# ", 2);
-#line 3 "themes/tech/contents/title.md.twig"
+#line 6 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_550;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_551);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_552, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_553);
-    tpl_out_value(rt, v2);
+    rt->loc = &L_556;
+    tpl_value v0 = tpl_str("partials/macros.twig", 20u);
+    tpl_import(rt, self, 0, v0, &L_556);
   }
-#line 3 "themes/tech/contents/title.md.twig"
-  tpl_out(rt, "\n\n", 2);
-#line 5 "themes/tech/contents/title.md.twig"
+#line 7 "themes/tech/contents/title.md.twig"
+  tpl_out(rt, "# ", 2);
+#line 7 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_554;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_555, &ic1);
-    bool b4 = tpl_truthy(v3);
-    if (b4) {
-#line 6 "themes/tech/contents/title.md.twig"
+    rt->loc = &L_557;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_558);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_559, &ic0);
+    const tpl_value a3[1] = {v2};
+    tpl_value v4 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a3, NULL, &L_560);
+    tpl_out_value(rt, v4);
+  }
+#line 7 "themes/tech/contents/title.md.twig"
+  tpl_out(rt, "\n\n", 2);
+#line 9 "themes/tech/contents/title.md.twig"
+  {
+    rt->loc = &L_561;
+    v5 = tpl_getattr_name_ic(rt, v1, &N_author, &L_562, &ic1);
+    bool b6 = tpl_truthy(v5);
+    if (b6) {
+#line 10 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
-#line 6 "themes/tech/contents/title.md.twig"
+#line 10 "themes/tech/contents/title.md.twig"
       {
-        rt->loc = &L_556;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_557);
-        tpl_out_value(rt, v5);
+        rt->loc = &L_563;
+        tpl_value v7 = tpl_escape_value(rt, v5, TPL_ESC_HTML, &L_564);
+        tpl_map *m8 = tpl_map_new(rt->arena, 1);
+        tpl_value v9 = tpl_str("\n", 1u);
+        tpl_value v10 = tpl_str(" ", 1u);
+        tpl_map_set(rt->arena, m8, v9, v10);
+        tpl_value v11 = tpl_map_or_list(rt->arena, m8);
+        const tpl_value a12[2] = {v7, v11};
+        if (!k30)
+          k30 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_565);
+        tpl_value v13 = k30->fn(rt, ctx, 2, a12, &L_565);
+        tpl_out_value(rt, v13);
       }
-#line 6 "themes/tech/contents/title.md.twig"
+#line 10 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "</p>\n\n", 6);
     }
   }
-#line 9 "themes/tech/contents/title.md.twig"
+#line 13 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_558;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_559, &ic2);
-    bool b7 = tpl_truthy(v6);
-    if (b7) {
-#line 10 "themes/tech/contents/title.md.twig"
+    rt->loc = &L_566;
+    v14 = tpl_getattr_name_ic(rt, v1, &N_edition, &L_567, &ic2);
+    bool b15 = tpl_truthy(v14);
+    if (b15) {
+#line 14 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
-#line 10 "themes/tech/contents/title.md.twig"
+#line 14 "themes/tech/contents/title.md.twig"
       {
-        rt->loc = &L_560;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_561);
-        tpl_out_value(rt, v8);
+        rt->loc = &L_568;
+        tpl_value v16 = tpl_escape_value(rt, v14, TPL_ESC_HTML, &L_569);
+        tpl_map *m17 = tpl_map_new(rt->arena, 1);
+        tpl_value v18 = tpl_str("\n", 1u);
+        tpl_value v19 = tpl_str(" ", 1u);
+        tpl_map_set(rt->arena, m17, v18, v19);
+        tpl_value v20 = tpl_map_or_list(rt->arena, m17);
+        const tpl_value a21[2] = {v16, v20};
+        if (!k30)
+          k30 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_570);
+        tpl_value v22 = k30->fn(rt, ctx, 2, a21, &L_570);
+        tpl_out_value(rt, v22);
       }
-#line 10 "themes/tech/contents/title.md.twig"
+#line 14 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "</p>\n", 5);
     }
   }
@@ -6711,7 +6850,7 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
 /* ---- title.twig ---- */
 
 #line 5 "themes/tech/pdf/title.twig"
-static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
@@ -6730,34 +6869,34 @@ static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<h1 id=\"", 8);
 #line 6 "themes/tech/pdf/title.twig"
   {
-    rt->loc = &L_562;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_563);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_564, &ic0);
+    rt->loc = &L_571;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_572);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_slug, &L_573, &ic0);
     tpl_out_value(rt, v1);
   }
 #line 6 "themes/tech/pdf/title.twig"
   tpl_out(rt, "\">", 2);
 #line 6 "themes/tech/pdf/title.twig"
   {
-    rt->loc = &L_565;
+    rt->loc = &L_574;
     tpl_value v2;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_566, &ic1);
+    v3 = tpl_getattr_name_ic(rt, v0, &N_title, &L_575, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
-      v5 = tpl_var(rt, ctx, self, &N_app, &L_567);
+      v5 = tpl_var(rt, ctx, self, &N_app, &L_576);
       tpl_value v6 = tpl_str("getTitle", 8u);
       tpl_value v7 = tpl_str("title", 5u);
       const tpl_value a8[1] = {v7};
-      tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_568);
+      tpl_value v9 = tpl_call_method(rt, v5, v6, 1, a8, &L_577);
       bool b10 = !tpl_loose_eq(rt, v3, v9);
       b4 = b10;
     }
     if (b4) {
       v2 = v3;
     } else {
-      v11 = tpl_var(rt, ctx, self, &N_book, &L_569);
-      v12 = tpl_getattr_name_ic(rt, v11, &N_title, &L_570, &ic2);
-      tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_571);
+      v11 = tpl_var(rt, ctx, self, &N_book, &L_578);
+      v12 = tpl_getattr_name_ic(rt, v11, &N_title, &L_579, &ic2);
+      tpl_value v13 = tpl_escape_value(rt, v12, TPL_ESC_HTML, &L_580);
       v2 = v13;
     }
     tpl_out_value(rt, v2);
@@ -6767,23 +6906,23 @@ static void fn70(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/pdf/title.twig"
-static void fn71(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn72(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 4 "themes/tech/pdf/title.twig"
   {
-    rt->loc = &L_572;
+    rt->loc = &L_581;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_572);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_581);
   }
 }
 
 /* ---- toc.twig ---- */
 
 #line 14 "themes/tech/pdf/toc.twig"
-static tpl_value fn73(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn74(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -6795,9 +6934,9 @@ static tpl_value fn73(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_value v1 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
-  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_586, &cl->ics[0]);
+  v1 = tpl_getattr_name_ic(rt, v0, &N_level, &L_595, &cl->ics[0]);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_587);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_deep, &L_596);
   tpl_value v2 = cl->slots[0];
   bool b3 = tpl_compare(rt, v1, v2) <= 0;
   tpl_value v4 = tpl_bool(b3);
@@ -6805,7 +6944,7 @@ static tpl_value fn73(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
 }
 
 #line 18 "themes/tech/pdf/toc.twig"
-static tpl_value fn74(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
+static tpl_value fn75(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_value *argv) {
   (void)rt;
   (void)cl;
   (void)argc;
@@ -6814,7 +6953,7 @@ static tpl_value fn74(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   (void)self;
   const tpl_blocks *blocks = cl->blocks;
   (void)blocks;
-  const tpl_callable *k31 = NULL;
+  const tpl_callable *k33 = NULL;
   tpl_value v4 = tpl_null();
   tpl_value v0 = argc > 0 ? argv[0] : tpl_null();
   (void)v0;
@@ -6823,29 +6962,29 @@ static tpl_value fn74(tpl_rt *rt, const tpl_closure *cl, int argc, const tpl_val
   tpl_map *m1 = tpl_map_new(rt->arena, 1);
   tpl_value v2 = tpl_str("config", 6u);
   if (cl->slots[0].type == TPL_UNSET)
-    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_603);
+    cl->slots[0] = tpl_var(rt, cl->ctx, self, &N_other, &L_612);
   tpl_value v3 = cl->slots[0];
-  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_604, &cl->ics[0]);
+  v4 = tpl_getattr_name_ic(rt, v3, &N_config, &L_613, &cl->ics[0]);
   tpl_map_set(rt->arena, m1, v2, v4);
   tpl_value v5 = tpl_map_or_list(rt->arena, m1);
   const tpl_value a6[2] = {v0, v5};
-  if (!k31)
-    k31 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_605);
-  tpl_value v7 = k31->fn(rt, scope, 2, a6, &L_605);
+  if (!k33)
+    k33 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_614);
+  tpl_value v7 = k33->fn(rt, scope, 2, a6, &L_614);
   return v7;
 }
 
 #line 7 "themes/tech/pdf/toc.twig"
-static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn73(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)ctx;
   (void)blocks;
   const tpl_template *self = def->owner;
   (void)self;
-  const tpl_callable *k29 = NULL;
-  const tpl_callable *k30 = NULL;
+  const tpl_callable *k31 = NULL;
   const tpl_callable *k32 = NULL;
-  const tpl_callable *k33 = NULL;
+  const tpl_callable *k34 = NULL;
+  const tpl_callable *k35 = NULL;
   tpl_value v26 = tpl_null();
   tpl_value v32 = tpl_null();
   tpl_value v33 = tpl_null();
@@ -6883,13 +7022,13 @@ static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic11 = {0, NULL};
 #line 8 "themes/tech/pdf/toc.twig"
   {
-    rt->loc = &L_573;
+    rt->loc = &L_582;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_573);
+    tpl_import(rt, self, 0, v0, &L_582);
   }
 #line 9 "themes/tech/pdf/toc.twig"
   {
-    rt->loc = &L_574;
+    rt->loc = &L_583;
     tpl_value v6 = tpl_null();
     bool b5 = tpl_var_probe(rt, ctx, self, &N_edition, &v6);
     if (!b5)
@@ -6922,7 +7061,7 @@ static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   }
 #line 10 "themes/tech/pdf/toc.twig"
   {
-    rt->loc = &L_575;
+    rt->loc = &L_584;
     tpl_value v19 = tpl_null();
     bool b18 = tpl_var_probe(rt, ctx, self, &N_edition, &v19);
     if (!b18)
@@ -6950,35 +7089,35 @@ static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   }
 #line 11 "themes/tech/pdf/toc.twig"
   {
-    rt->loc = &L_576;
+    rt->loc = &L_585;
     tpl_list *l24 = tpl_list_new(rt->arena, 0);
     tpl_value v25 = tpl_list_value(l24);
     tpl_ctx_set(rt, ctx, &N_entries, v25);
   }
 #line 12 "themes/tech/pdf/toc.twig"
   {
-    rt->loc = &L_577;
-    v26 = tpl_var(rt, ctx, self, &N_app, &L_578);
+    rt->loc = &L_586;
+    v26 = tpl_var(rt, ctx, self, &N_app, &L_587);
     tpl_value v27 = tpl_str("get", 3u);
     tpl_value v28 = tpl_str("publishing.items", 16u);
     const tpl_value a29[1] = {v28};
-    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_579);
+    tpl_value v30 = tpl_call_method(rt, v26, v27, 1, a29, &L_588);
     tpl_iter it31;
     tpl_for_begin(rt, &it31, ctx, v30, &N__key, &N_other, false);
     while (tpl_for_next(rt, &it31)) {
       tpl_for_accept(rt, &it31);
 #line 13 "themes/tech/pdf/toc.twig"
       {
-        rt->loc = &L_580;
-        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_581);
-        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_582, &ic0);
-        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_583, &ic1);
-        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_584);
+        rt->loc = &L_589;
+        v32 = tpl_var(rt, it31.scope, self, &N_other, &L_590);
+        v33 = tpl_getattr_name_ic(rt, v32, &N_config, &L_591, &ic0);
+        v34 = tpl_getattr_name_ic(rt, v33, &N_element, &L_592, &ic1);
+        v35 = tpl_var(rt, it31.scope, self, &N_elements, &L_593);
         bool b36 = tpl_op_in(rt, v34, v35);
         if (b36) {
 #line 14 "themes/tech/pdf/toc.twig"
           {
-            rt->loc = &L_585;
+            rt->loc = &L_594;
             tpl_value v40 = tpl_null();
             bool b39 = tpl_var_probe(rt, it31.scope, self, &N_other, &v40);
             if (!b39)
@@ -6997,27 +7136,27 @@ static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
               tpl_value v44 = tpl_list_value(l43);
               v42 = v44;
             }
-            tpl_value v45 = tpl_closure_new_slots(rt, fn73, it31.scope, self, blocks, 1, 1);
+            tpl_value v45 = tpl_closure_new_slots(rt, fn74, it31.scope, self, blocks, 1, 1);
             const tpl_value a46[2] = {v42, v45};
-            if (!k29)
-              k29 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_588);
-            tpl_value v47 = k29->fn(rt, it31.scope, 2, a46, &L_588);
+            if (!k31)
+              k31 = tplc_need(rt, tpl_find_filter("filter", 6), "filter", "filter", &L_597);
+            tpl_value v47 = k31->fn(rt, it31.scope, 2, a46, &L_597);
             tpl_ctx_set(rt, it31.scope, &N_own, v47);
           }
 #line 15 "themes/tech/pdf/toc.twig"
           {
-            rt->loc = &L_589;
-            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_590);
+            rt->loc = &L_598;
+            v48 = tpl_var(rt, it31.scope, self, &N_own, &L_599);
             const tpl_value a49[1] = {v48};
-            if (!k30)
-              k30 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_591);
-            bool b50 = tpl_truthy(k30->fn(rt, it31.scope, 1, a49, &L_591));
+            if (!k32)
+              k32 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_600);
+            bool b50 = tpl_truthy(k32->fn(rt, it31.scope, 1, a49, &L_600));
             if (b50) {
-              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_592);
-              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_593, &ic2);
+              v51 = tpl_var(rt, it31.scope, self, &N_other, &L_601);
+              v52 = tpl_getattr_name_ic(rt, v51, &N_title, &L_602, &ic2);
               bool b53 = tpl_truthy(v52);
               if (!b53) {
-                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_594, &ic3);
+                v54 = tpl_getattr_name_ic(rt, v51, &N_label, &L_603, &ic3);
                 bool b55 = tpl_truthy(v54);
                 b53 = b55;
               }
@@ -7026,20 +7165,20 @@ static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
             if (b50) {
 #line 16 "themes/tech/pdf/toc.twig"
               {
-                rt->loc = &L_595;
+                rt->loc = &L_604;
                 tpl_map *m56 = tpl_map_new(rt->arena, 4);
                 tpl_value v57 = tpl_str("level", 5u);
                 tpl_value v58 = tpl_int(INT64_C(1));
                 tpl_map_set(rt->arena, m56, v57, v58);
                 tpl_value v59 = tpl_str("label", 5u);
-                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_596);
-                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_597, &ic4);
+                v60 = tpl_var(rt, it31.scope, self, &N_other, &L_605);
+                v61 = tpl_getattr_name_ic(rt, v60, &N_label, &L_606, &ic4);
                 tpl_map_set(rt->arena, m56, v59, v61);
                 tpl_value v62 = tpl_str("title", 5u);
-                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_598, &ic5);
+                v63 = tpl_getattr_name_ic(rt, v60, &N_title, &L_607, &ic5);
                 tpl_map_set(rt->arena, m56, v62, v63);
                 tpl_value v64 = tpl_str("url", 3u);
-                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_599, &ic6);
+                v65 = tpl_getattr_name_ic(rt, v60, &N_url, &L_608, &ic6);
                 tpl_map_set(rt->arena, m56, v64, v65);
                 tpl_value v66 = tpl_map_or_list(rt->arena, m56);
                 tpl_list *l67 = tpl_list_new(rt->arena, 1);
@@ -7051,18 +7190,18 @@ static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           }
 #line 18 "themes/tech/pdf/toc.twig"
           {
-            rt->loc = &L_600;
-            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_601);
-            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_602);
-            tpl_value v71 = tpl_closure_new_slots(rt, fn74, it31.scope, self, blocks, 1, 1);
+            rt->loc = &L_609;
+            v69 = tpl_var(rt, it31.scope, self, &N_entries, &L_610);
+            v70 = tpl_var(rt, it31.scope, self, &N_own, &L_611);
+            tpl_value v71 = tpl_closure_new_slots(rt, fn75, it31.scope, self, blocks, 1, 1);
             const tpl_value a72[2] = {v70, v71};
-            if (!k32)
-              k32 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_606);
-            tpl_value v73 = k32->fn(rt, it31.scope, 2, a72, &L_606);
+            if (!k34)
+              k34 = tplc_need(rt, tpl_find_filter("map", 3), "filter", "map", &L_615);
+            tpl_value v73 = k34->fn(rt, it31.scope, 2, a72, &L_615);
             const tpl_value a74[2] = {v69, v73};
-            if (!k33)
-              k33 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_607);
-            tpl_value v75 = k33->fn(rt, it31.scope, 2, a74, &L_607);
+            if (!k35)
+              k35 = tplc_need(rt, tpl_find_filter("merge", 5), "filter", "merge", &L_616);
+            tpl_value v75 = k35->fn(rt, it31.scope, 2, a74, &L_616);
             tpl_ctx_set(rt, it31.scope, &N_entries, v75);
           }
         }
@@ -7071,27 +7210,27 @@ static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   }
 #line 21 "themes/tech/pdf/toc.twig"
   {
-    rt->loc = &L_608;
-    v76 = tpl_var(rt, ctx, self, &N_item, &L_609);
-    v77 = tpl_getattr_name_ic(rt, v76, &N_content, &L_610, &ic7);
+    rt->loc = &L_617;
+    v76 = tpl_var(rt, ctx, self, &N_item, &L_618);
+    v77 = tpl_getattr_name_ic(rt, v76, &N_content, &L_619, &ic7);
     tpl_out_value(rt, v77);
   }
 #line 21 "themes/tech/pdf/toc.twig"
   tpl_out(rt, "\n", 1);
 #line 22 "themes/tech/pdf/toc.twig"
   {
-    rt->loc = &L_611;
-    v78 = tpl_var(rt, ctx, self, &N_entries, &L_612);
+    rt->loc = &L_620;
+    v78 = tpl_var(rt, ctx, self, &N_entries, &L_621);
     const tpl_value a79[1] = {v78};
-    if (!k30)
-      k30 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_613);
-    bool b80 = !tpl_truthy(k30->fn(rt, ctx, 1, a79, &L_613));
+    if (!k32)
+      k32 = tplc_need(rt, tpl_find_test("empty", 5), "test", "empty", &L_622);
+    bool b80 = !tpl_truthy(k32->fn(rt, ctx, 1, a79, &L_622));
     if (b80) {
 #line 23 "themes/tech/pdf/toc.twig"
       tpl_out(rt, "<ul class=\"toc-list\">\n", 22);
 #line 24 "themes/tech/pdf/toc.twig"
       {
-        rt->loc = &L_614;
+        rt->loc = &L_623;
         tpl_iter it81;
         tpl_for_begin(rt, &it81, ctx, v78, &N__key, &N_entry, false);
         while (tpl_for_next(rt, &it81)) {
@@ -7102,25 +7241,25 @@ static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "<li class=\"", 11);
 #line 25 "themes/tech/pdf/toc.twig"
           {
-            rt->loc = &L_615;
-            v83 = tpl_getattr_name_ic(rt, v82, &N_config, &L_616, &ic8);
-            v84 = tpl_getattr_name_ic(rt, v83, &N_element, &L_617, &ic9);
-            tpl_value v85 = tpl_escape_value(rt, v84, TPL_ESC_HTML, &L_618);
+            rt->loc = &L_624;
+            v83 = tpl_getattr_name_ic(rt, v82, &N_config, &L_625, &ic8);
+            v84 = tpl_getattr_name_ic(rt, v83, &N_element, &L_626, &ic9);
+            tpl_value v85 = tpl_escape_value(rt, v84, TPL_ESC_HTML, &L_627);
             tpl_out_value(rt, v85);
           }
 #line 25 "themes/tech/pdf/toc.twig"
           tpl_out(rt, " level-", 7);
 #line 25 "themes/tech/pdf/toc.twig"
           {
-            rt->loc = &L_619;
-            v86 = tpl_getattr_name_ic(rt, v82, &N_level, &L_620, &ic10);
+            rt->loc = &L_628;
+            v86 = tpl_getattr_name_ic(rt, v82, &N_level, &L_629, &ic10);
             tpl_out_value(rt, v86);
           }
 #line 25 "themes/tech/pdf/toc.twig"
           tpl_out(rt, "\"><a href=\"", 11);
 #line 25 "themes/tech/pdf/toc.twig"
           {
-            rt->loc = &L_621;
+            rt->loc = &L_630;
             tpl_value v90 = tpl_null();
             bool b89 = tpl_var_probe(rt, it81.scope, self, &N_entry, &v90);
             if (!b89)
@@ -7136,7 +7275,7 @@ static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
               v92 = v88;
             } else {
               tpl_value v93 = tpl_str("#", 1u);
-              v94 = tpl_getattr_name_ic(rt, v82, &N_slug, &L_622, &ic11);
+              v94 = tpl_getattr_name_ic(rt, v82, &N_slug, &L_631, &ic11);
               tpl_value v95 = tpl_op_concat(rt, v93, v94);
               v92 = v95;
             }
@@ -7146,9 +7285,9 @@ static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           tpl_out(rt, "\">", 2);
 #line 25 "themes/tech/pdf/toc.twig"
           {
-            rt->loc = &L_623;
+            rt->loc = &L_632;
             const tpl_value a96[1] = {v82};
-            tpl_value v97 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a96, NULL, &L_624);
+            tpl_value v97 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a96, NULL, &L_633);
             tpl_out_value(rt, v97);
           }
 #line 25 "themes/tech/pdf/toc.twig"
@@ -7162,19 +7301,19 @@ static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
 }
 
 #line 1 "themes/tech/pdf/toc.twig"
-static void fn75(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
+static void fn76(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_blocks *blocks) {
   (void)rt;
   (void)self;
   (void)ctx;
   (void)blocks;
 #line 6 "themes/tech/pdf/toc.twig"
   {
-    rt->loc = &L_625;
+    rt->loc = &L_634;
     tpl_value v0 = tpl_str("item.twig", 9u);
-    tpl_display_parent(rt, self, ctx, blocks, v0, &L_625);
+    tpl_display_parent(rt, self, ctx, blocks, v0, &L_634);
   }
 }
-#line 7178 "tech_pdf.c"
+#line 7317 "tech_pdf.c"
 
 /* acknowledgement.twig */
 static const char T0_source[] =
@@ -8491,23 +8630,24 @@ static const char T23_source[] =
     "{#- The default content of the `edition` element: the book, its edition\n"
     "    and date, the ISBN when the edition has one, the publisher. (Twig drops\n"
     "    the newline right after a tag: hence the doubled blank lines.) -#}\n"
-    "**{{ book.title|e }}**{% if book.author %}<br />\n"
-    "{{ book.author|e }}{% endif %}\n"
+    "{% import 'partials/macros.twig' as m %}\n"
+    "**{{ m.md_text(book.title) }}**{% if book.author %}<br />\n"
+    "{{ m.md_text(book.author) }}{% endif %}\n"
     "\n"
     "\n"
-    "{% if book.edition %}{{ book.edition|e }}, {% endif %}{{ book.publication_date|default('now')|date(app.getLabel('date_format')) }}\n"
+    "{% if book.edition %}{{ m.md_text(book.edition) }}, {% endif %}{{ book.publication_date|default('now')|date(app.getLabel('date_format')) }}\n"
     "\n"
     "{% if edition.isbn %}\n"
-    "ISBN {{ edition.isbn|e }}\n"
+    "ISBN {{ m.md_text(edition.isbn) }}\n"
     "\n"
     "{% endif %}\n"
-    "{{ app.getLabel('published_with', {generator: (book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion())}) }}.\n";
+    "{{ app.getLabel('published_with', {generator: m.md_text((book.generator.name ?\? 'Octavo') ~ ' ' ~ (book.generator.version ?\? app.getVersion()))}) }}.\n";
 static const tpl_template T23 = {
   .name = "edition.md.twig",
   .autoescape = TPL_ESC_NONE,
   .body = fn24,
   .source = T23_source,
-  .source_len = 633,
+  .source_len = 721,
   .ast = NULL,
 };
 
@@ -8657,7 +8797,8 @@ static const tpl_template T30 = {
 /* license.md.twig */
 static const char T31_source[] =
     "{#- The default content of the `license` element. -#}\n"
-    "© {{ book.publication_date|default('now')|date('Y') }} {{ book.author|e }}\n"
+    "{% import 'partials/macros.twig' as m %}\n"
+    "© {{ book.publication_date|default('now')|date('Y') }} {{ m.md_text(book.author) }}\n"
     "\n"
     "{{ app.getLabel('all_rights_reserved') }}\n";
 static const tpl_template T31 = {
@@ -8665,7 +8806,7 @@ static const tpl_template T31 = {
   .autoescape = TPL_ESC_NONE,
   .body = fn35,
   .source = T31_source,
-  .source_len = 173,
+  .source_len = 223,
   .ast = NULL,
 };
 
@@ -8877,12 +9018,16 @@ static const tpl_name T40_m4_params[6] = {
   {"current", 7u, 0xd965bbdau},
   {"class", 5u, 0xab3e0bffu},
 };
-static const tpl_macro_def T40_macros[5] = {
+static const tpl_name T40_m5_params[1] = {
+  {"s", 1u, 0xf60c4582u},
+};
+static const tpl_macro_def T40_macros[6] = {
   {.name = {"label_title", 11u, 0x5a54e4b0u}, .nparams = 1, .params = T40_m0_params, .fn = fn48, .owner = &T40, .node = NULL},
   {.name = {"link_text", 9u, 0x4ace37a9u}, .nparams = 1, .params = T40_m1_params, .fn = fn49, .owner = &T40, .node = NULL},
   {.name = {"plain_title", 11u, 0x93da70eeu}, .nparams = 1, .params = T40_m2_params, .fn = fn50, .owner = &T40, .node = NULL},
   {.name = {"toc_list", 8u, 0x4d6ceb3au}, .nparams = 3, .params = T40_m3_params, .fn = fn51, .owner = &T40, .node = NULL},
   {.name = {"toc_nav", 7u, 0x3c839b1fu}, .nparams = 6, .params = T40_m4_params, .fn = fn53, .owner = &T40, .node = NULL},
+  {.name = {"md_text", 7u, 0x783073e2u}, .nparams = 1, .params = T40_m5_params, .fn = fn54, .owner = &T40, .node = NULL},
 };
 static const char T40_source[] =
     "{#- Macros both HTML formats share. Values printed raw are HTML already\n"
@@ -8948,15 +9093,23 @@ static const char T40_source[] =
     "</nav>\n"
     "{% endif %}\n"
     "{%- endmacro %}\n"
-    "\n";
+    "\n"
+    "\n"
+    "{#- A value of config.yml as text in Markdown (the default title, edition\n"
+    "    and license pages): each character Markdown or HTML could take as\n"
+    "    markup written as a character reference (a title `[x](javascript:…)`\n"
+    "    is no link), a line break as a space. -#}\n"
+    "{% macro md_text(s) -%}\n"
+    "{{ s|replace({'&': '&amp;', '<': '&lt;', '>': '&gt;', '\"': '&quot;', '\\\\': '&#92;', '`': '&#96;', '*': '&#42;', '_': '&#95;', '[': '&#91;', ']': '&#93;', '!': '&#33;', '~': '&#126;', '|': '&#124;', '#': '&#35;', '-': '&#45;', '+': '&#43;', '.': '&#46;', '=': '&#61;', \"\\n\": ' '}) }}\n"
+    "{%- endmacro %}\n";
 static const tpl_template T40 = {
   .name = "partials/macros.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn54,
-  .nmacros = 5,
+  .body = fn55,
+  .nmacros = 6,
   .macros = T40_macros,
   .source = T40_source,
-  .source_len = 2710,
+  .source_len = 3299,
   .ast = NULL,
 };
 
@@ -8966,7 +9119,7 @@ static const char T41_source[] =
 static const tpl_template T41 = {
   .name = "preface.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn55,
+  .body = fn56,
   .source = T41_source,
   .source_len = 26,
   .parent_name = "item.twig",
@@ -8979,7 +9132,7 @@ static const char T42_source[] =
 static const tpl_template T42 = {
   .name = "prologue.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn56,
+  .body = fn57,
   .source = T42_source,
   .source_len = 26,
   .parent_name = "item.twig",
@@ -8988,16 +9141,16 @@ static const tpl_template T42 = {
 
 /* style.css.twig */
 static const tpl_block_def T43_blocks[10] = {
-  {.name = {"page", 4u, 0x815dfa76u}, .fn = fn57, .owner = &T43, .node = NULL},
-  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn58, .owner = &T43, .node = NULL},
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn59, .owner = &T43, .node = NULL},
-  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn60, .owner = &T43, .node = NULL},
-  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn61, .owner = &T43, .node = NULL},
-  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn62, .owner = &T43, .node = NULL},
-  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn63, .owner = &T43, .node = NULL},
-  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn64, .owner = &T43, .node = NULL},
-  {.name = {"references", 10u, 0x6392f7cbu}, .fn = fn65, .owner = &T43, .node = NULL},
-  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn66, .owner = &T43, .node = NULL},
+  {.name = {"page", 4u, 0x815dfa76u}, .fn = fn58, .owner = &T43, .node = NULL},
+  {.name = {"typography", 10u, 0xd3b7c80cu}, .fn = fn59, .owner = &T43, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn60, .owner = &T43, .node = NULL},
+  {.name = {"code", 4u, 0xf9316cf4u}, .fn = fn61, .owner = &T43, .node = NULL},
+  {.name = {"figures", 7u, 0x33a20f0eu}, .fn = fn62, .owner = &T43, .node = NULL},
+  {.name = {"tables", 6u, 0x20890fc4u}, .fn = fn63, .owner = &T43, .node = NULL},
+  {.name = {"items", 5u, 0x3a79338fu}, .fn = fn64, .owner = &T43, .node = NULL},
+  {.name = {"navigation", 10u, 0x2cd52ea3u}, .fn = fn65, .owner = &T43, .node = NULL},
+  {.name = {"references", 10u, 0x6392f7cbu}, .fn = fn66, .owner = &T43, .node = NULL},
+  {.name = {"custom", 6u, 0x2057306eu}, .fn = fn67, .owner = &T43, .node = NULL},
 };
 static const char T43_source[] =
     "{#- The stylesheet of the tech theme's PDF edition, read by Octavo's\n"
@@ -9470,7 +9623,7 @@ static const char T43_source[] =
 static const tpl_template T43 = {
   .name = "style.css.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn67,
+  .body = fn68,
   .nblocks = 10,
   .blocks = T43_blocks,
   .source = T43_source,
@@ -9497,7 +9650,7 @@ static const char T44_source[] =
 static const tpl_template T44 = {
   .name = "table.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn68,
+  .body = fn69,
   .source = T44_source,
   .source_len = 744,
   .ast = NULL,
@@ -9507,27 +9660,31 @@ static const tpl_template T44 = {
 static const char T45_source[] =
     "{#- The default content of the `title` element: the book's title (which\n"
     "    becomes the item's title), author and edition. -#}\n"
-    "# {{ book.title|e }}\n"
+    "{#- Values of config.yml are text: in Markdown through md_text; inside\n"
+    "    an HTML block, where Markdown is not read, escaped, with no line\n"
+    "    break that could end the block. -#}\n"
+    "{% import 'partials/macros.twig' as m %}\n"
+    "# {{ m.md_text(book.title) }}\n"
     "\n"
     "{% if book.author %}\n"
-    "<p class=\"book-author\">{{ book.author|e }}</p>\n"
+    "<p class=\"book-author\">{{ book.author|e|replace({\"\\n\": ' '}) }}</p>\n"
     "\n"
     "{% endif %}\n"
     "{% if book.edition %}\n"
-    "<p class=\"book-edition\">{{ book.edition|e }}</p>\n"
+    "<p class=\"book-edition\">{{ book.edition|e|replace({\"\\n\": ' '}) }}</p>\n"
     "{% endif %}\n";
 static const tpl_template T45 = {
   .name = "title.md.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn69,
+  .body = fn70,
   .source = T45_source,
-  .source_len = 313,
+  .source_len = 585,
   .ast = NULL,
 };
 
 /* title.twig */
 static const tpl_block_def T46_blocks[1] = {
-  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn70, .owner = &T46, .node = NULL},
+  {.name = {"heading", 7u, 0x9f481715u}, .fn = fn71, .owner = &T46, .node = NULL},
 };
 static const char T46_source[] =
     "{#- The title page. Its default content (contents/title.md.twig) starts\n"
@@ -9540,7 +9697,7 @@ static const char T46_source[] =
 static const tpl_template T46 = {
   .name = "title.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn71,
+  .body = fn72,
   .nblocks = 1,
   .blocks = T46_blocks,
   .source = T46_source,
@@ -9551,7 +9708,7 @@ static const tpl_template T46 = {
 
 /* toc.twig */
 static const tpl_block_def T47_blocks[1] = {
-  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn72, .owner = &T47, .node = NULL},
+  {.name = {"content", 7u, 0x90bec3c2u}, .fn = fn73, .owner = &T47, .node = NULL},
 };
 static const char T47_source[] =
     "{#- The table of contents, by Easybook's rule: the items whose element is\n"
@@ -9586,7 +9743,7 @@ static const char T47_source[] =
 static const tpl_template T47 = {
   .name = "toc.twig",
   .autoescape = TPL_ESC_NONE,
-  .body = fn75,
+  .body = fn76,
   .nblocks = 1,
   .blocks = T47_blocks,
   .source = T47_source,

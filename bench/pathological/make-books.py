@@ -20,6 +20,11 @@
   links-prose     10 MB of prose in one paragraph, a link, emphasis and a
                   footnote reference in every sentence (cmark-gfm alone:
                   over 300 s): refused
+  image-alt       an image nested in its own alternative text 100,000
+                  deep: ![![![...](images/i.png)](images/i.png)](images/i.png),
+                  a 1x1 PNG
+  footnote-refs   one footnote referenced 1,000,000 times, 100 references
+                  a paragraph
 
 Issue 24's deep books (nesting past every cap; each edition within 10 s
 and 1 GB):
@@ -182,12 +187,21 @@ def make(root, name):
     elif name == "deep-a":
         book(root, name, "# Deep\n\nText " + '<a href="https://example.org/">' * 10000 + "deep"
              + "</a>" * 10000 + "\n")
+    elif name == "image-alt":
+        deep = 100000
+        book(root, name, "# Alt\n\n" + "![" * deep + "x" +
+             "](images/i.png)" * deep + "\n",
+             files={"Contents/images/i.png": png(1, 1)})
+    elif name == "footnote-refs":
+        para = " ".join("word[^1]" for _ in range(100)) + "\n\n"
+        book(root, name, "# Refs\n\n" + para * 10000 + "[^1]: The note.\n")
     else:
         sys.exit("make-books.py: unknown book '%s'" % name)
 
 
 NAMES = ["footnotes", "footnotes-para", "headings", "png", "png-400", "paragraph",
-         "paragraph10", "paragraph-cjk", "css", "map", "lists", "links", "links-prose"]
+         "paragraph10", "paragraph-cjk", "css", "map", "lists", "links", "links-prose",
+         "image-alt", "footnote-refs"]
 NAMES += ["deep-emphasis", "deep-quotes", "deep-mixed", "deep-div", "deep-span",
           "deep-tables", "deep-links", "deep-a"]
 

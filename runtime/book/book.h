@@ -125,6 +125,7 @@ typedef struct bk_edition {
   const char *custom_css;    /* the book's style.css (absolute) or NULL */
   tpl_map *text_cache;       /* template text → its name in the loader */
   tpl_map *tpl_exists;       /* template name → whether it exists */
+  tpl_map *images_ok;        /* image sources found fit: checked once */
   tpl_map *origins;          /* template text's name → index in origin_list */
   bk_origin *origin_list;
   size_t norigins, corigins;
@@ -170,7 +171,8 @@ const char *bk_render(bk_edition *e, const char *name, tpl_value data,
 /* True when a template of that name exists (the book's or the theme's). */
 bool bk_has_template(bk_edition *e, const char *name);
 /* The label `name` ("figure", "next"…) rendered with vars (a map or null);
- * "" when the language has none. */
+ * "" when the language has none. A label is HTML: the values it prints
+ * (item.number, a key of the item's) are escaped. */
 const char *bk_label(bk_edition *e, const char *name, tpl_value vars);
 /* The other folder name of the edition's format in Resources/Templates/:
  * "htmlchunked" (Easybook's) for html_chunked, "epub" for mobi, else "". */

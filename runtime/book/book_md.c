@@ -98,7 +98,7 @@ typedef struct md_table {
 typedef struct md_note_ref {
   cmark_node *node; /* the raw HTML inline that replaced the reference */
   int number;
-  const char *id;
+  const char *id; /* NULL: no back-link comes to it */
 } md_note_ref;
 
 typedef struct md_insert {
@@ -155,6 +155,8 @@ typedef struct md {
   size_t nlinks, cap_links;
   bk_md_ref *images;
   size_t nimages, cap_images;
+  int *alt_kinds; /* md_alt_kind's stack */
+  size_t cap_alt_kinds;
 } md;
 
 static const char *md_file(const md *m) {
@@ -823,6 +825,15 @@ static bool md_id_char(char c) {
          c == ':' || c == '.';
 }
 
+/* The prefix of generated ids comes from the book (an item's number): it
+ * is taken as it is only when made of id characters, else slugged. */
+static bool md_is_id(const char *s) {
+  for (; *s; s++)
+    if (!md_id_char(*s))
+      return false;
+  return true;
+}
+
 /* Sets the literal of a text node to s[0..n), dropping the node when that
  * is empty. */
 static void md_set_text(md *m, cmark_node *text, const char *s, size_t n) {
@@ -936,19 +947,68 @@ static cmark_node *md_lone_image(cmark_node *para) {
   return img;
 }
 
+/* What an image's alt text is, spaces aside: nothing, a lone `*` (a
+ * decorative image), or anything else. Each image keeps its kind as its
+ * cmark user data (the kind + 1; none: not yet known). */
+enum { MD_ALT_EMPTY, MD_ALT_STAR, MD_ALT_TEXT };
+
+/* The kind of alt text a followed by alt text b. */
+static int md_alt_join(int a, int b) {
+  if (a == MD_ALT_EMPTY)
+    return b;
+  return b == MD_ALT_EMPTY ? a : MD_ALT_TEXT;
+}
+
+static int md_alt_add_text(int kind, const char *s) {
+  for (; *s && kind != MD_ALT_TEXT; s++)
+    if (!md_is_space(*s))
+      kind = *s == '*' && kind == MD_ALT_EMPTY ? MD_ALT_STAR : MD_ALT_TEXT;
+  return kind;
+}
+
+/* The kind of img's alt text. An alt text holds the alt texts of the
+ * images inside it, so they are all worked out in one pass from the inside
+ * out and kept: an image nested 100,000 deep in its own alt text was read
+ * again for every image around it (quadratic: 97 s). */
+static int md_alt_kind(md *m, cmark_node *img) {
+  uintptr_t known = (uintptr_t)cmark_node_get_user_data(img);
+  if (known)
+    return (int)(known - 1);
+  size_t open = 0; /* images entered and not left: their kinds so far */
+  cmark_iter *it = cmark_iter_new(img);
+  cmark_event_type ev;
+  while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+    cmark_node *n = cmark_iter_get_node(it);
+    cmark_node_type t = cmark_node_get_type(n);
+    if (t == CMARK_NODE_TEXT || t == CMARK_NODE_CODE) {
+      m->alt_kinds[open - 1] =
+          md_alt_add_text(m->alt_kinds[open - 1], cmark_node_get_literal(n));
+      continue;
+    }
+    if (t != CMARK_NODE_IMAGE)
+      continue;
+    if (ev == CMARK_EVENT_ENTER) {
+      if ((known = (uintptr_t)cmark_node_get_user_data(n)) != 0) {
+        m->alt_kinds[open - 1] =
+            md_alt_join(m->alt_kinds[open - 1], (int)(known - 1));
+        cmark_iter_reset(it, n, CMARK_EVENT_EXIT); /* past its alt text */
+        continue;
+      }
+      *(int *)MD_PUSH(m, m->alt_kinds, open, m->cap_alt_kinds) = MD_ALT_EMPTY;
+      continue;
+    }
+    int kind = m->alt_kinds[--open];
+    cmark_node_set_user_data(n, (void *)(uintptr_t)(kind + 1));
+    if (open)
+      m->alt_kinds[open - 1] = md_alt_join(m->alt_kinds[open - 1], kind);
+  }
+  cmark_iter_free(it);
+  return (int)((uintptr_t)cmark_node_get_user_data(img) - 1);
+}
+
 /* Alt text `*` (spaces aside): a decorative image. */
 static bool md_is_decorative(md *m, cmark_node *img) {
-  m->tmp.len = 0;
-  md_add_plain(&m->tmp, img);
-  const char *s = oc_sb_cstr(&m->tmp);
-  while (md_is_space(*s))
-    s++;
-  if (*s != '*')
-    return false;
-  s++;
-  while (md_is_space(*s))
-    s++;
-  return *s == '\0';
+  return md_alt_kind(m, img) == MD_ALT_STAR;
 }
 
 /* Local images: not a URL with a scheme, not protocol-relative. */
@@ -1614,8 +1674,10 @@ static void md_note_ref_markup(md *m, const md_note_ref *r,
   m->sb.len = 0;
   oc_sb_adds(&m->sb, "<sup class=\"footnote-ref\"><a href=\"#");
   md_add_escaped(&m->sb, note_id, strlen(note_id));
-  oc_sb_adds(&m->sb, "\" id=\"");
-  md_add_escaped(&m->sb, r->id, strlen(r->id));
+  if (r->id) {
+    oc_sb_adds(&m->sb, "\" id=\"");
+    md_add_escaped(&m->sb, r->id, strlen(r->id));
+  }
   oc_sb_adds(&m->sb, m->opt->epub
                          ? "\" epub:type=\"noteref\" role=\"doc-noteref\">"
                          : "\" role=\"doc-noteref\">");
@@ -1655,6 +1717,11 @@ static void md_page_notes(md *m, const char **note_ids,
   }
 }
 
+/* A note links back to its first references only, as a reader can follow
+ * a few: a note referenced a million times carried a million links (and
+ * its references as many ids). */
+#define MD_MAX_BACKLINKS 10
+
 /* Footnotes: ids first (the references' markup needs them), then the
  * notes as one list at the end, each with links back to its references. */
 static void md_finish_notes(md *m) {
@@ -1676,11 +1743,14 @@ static void md_finish_notes(md *m) {
     next_ref[i] = first_ref[r->number - 1];
     first_ref[r->number - 1] = i;
   }
+  /* Only the references a note links back to need an id. */
+  size_t *nrefs = oc_arena_calloc(m->a, m->nnotes, sizeof *nrefs);
   for (size_t i = 0; i < m->nrefs; i++) {
     md_note_ref *r = &m->refs[i];
     if (r->number < 1 || (size_t)r->number > m->nnotes)
       continue;
-    r->id = md_numbered_id(m, "fnref", r->number);
+    if (nrefs[r->number - 1]++ < MD_MAX_BACKLINKS)
+      r->id = md_numbered_id(m, "fnref", r->number);
     md_note_ref_markup(m, r, note_ids[r->number - 1]);
   }
 
@@ -1733,7 +1803,8 @@ static void md_finish_notes(md *m) {
       continue;
     m->sb.len = 0;
     int seen = 0;
-    for (size_t r = first_ref[i]; r != SIZE_MAX; r = next_ref[r]) {
+    for (size_t r = first_ref[i]; r != SIZE_MAX && seen < MD_MAX_BACKLINKS;
+         r = next_ref[r]) {
       seen++;
       oc_sb_adds(&m->sb, " <a href=\"#");
       md_add_escaped(&m->sb, m->refs[r].id, strlen(m->refs[r].id));
@@ -2020,6 +2091,8 @@ int bk_md_render(oc_arena *a, const char *src, size_t len,
 
   bk_slugger *own_slugger = opt->slugger ? NULL : bk_slugger_new();
   m.slugger = opt->slugger ? opt->slugger : own_slugger;
+  if (!md_is_id(m.prefix))
+    m.prefix = bk_slug(m.slugger, a, m.prefix, strlen(m.prefix));
   md_walk(&m);
   /* Headings' titles first, while footnote references render as nothing;
    * then the references get their markup before anything holding one
@@ -2062,6 +2135,13 @@ int bk_md_render(oc_arena *a, const char *src, size_t len,
   out->images = m.images;
   out->nimages = m.nimages;
   return 0;
+}
+
+const char *bk_md_escape(oc_arena *a, const char *text, size_t len) {
+  oc_sb b;
+  oc_sb_init(&b, a, len + 1);
+  md_add_escaped(&b, text, len);
+  return oc_sb_cstr(&b);
 }
 
 /* ---- copying a result ------------------------------------------------ */

@@ -37,9 +37,10 @@
  *    </code></pre></div>, the text highlighted by hooks.highlight;
  *  - footnotes: <sup class="footnote-ref"><a href="#fn-P-N" id="fnref-P-N"
  *    role="doc-noteref">N</a></sup> (a second reference to a note gets
- *    fnref-P-N-2), and at the end <section class="footnotes"
+ *    fnref-P-N-2; past the tenth, no id), and at the end <section class="footnotes"
  *    role="doc-endnotes"><ol><li id="fn-P-N">… <a href="#fnref-P-N"
  *    class="footnote-backref" role="doc-backlink" …>↩</a></li></ol>
+ *    (links back to the note's first ten references)
  *    </section>, P being id_prefix ("fn-N" without one).
  *
  * Ids: a {#id} (heading, table caption) is claimed as the walk meets it,
@@ -132,7 +133,8 @@ typedef struct bk_md_options {
   const char *file;            /* for messages, e.g. "Contents/chapter1.md" */
   unsigned first_line;         /* line of the source's first line (1) */
   const char *id_prefix;       /* for figure/table/footnote ids: the item's
-                                  number or slug ("1", "a", "preface") */
+                                  number or slug ("1", "a", "preface");
+                                  slugged unless made of id characters */
   const char *images_base_dir; /* replaces a leading "images/" in local
                                   image sources ("images/" by default;
                                   give the trailing slash) */
@@ -190,6 +192,10 @@ int bk_md_render(oc_arena *a, const char *src, size_t len,
  * results across publishes). */
 void bk_md_result_copy(oc_arena *a, const bk_md_result *from,
                        bk_md_result *to);
+
+/* text[0..len) as HTML text or an attribute's value (& < > " escaped),
+ * in arena a. */
+const char *bk_md_escape(oc_arena *a, const char *text, size_t len);
 
 /* html with the links to the ids dead() names (href="#id") made plain
  * text: their <a …> and </a> tags left out, what they held kept. Returns

@@ -236,23 +236,26 @@ bool bk_has_template(bk_edition *e, const char *name) {
  * each distinct text once; `o` says where the text comes from, for error
  * messages. Plain text is returned as it is. A text that failed once gives
  * NULL without a second message. */
-/* shell: a command for sh, whose printed values are shell-quoted (kept
- * apart from the other strings in the cache, which print them as they
- * are). */
+/* esc: how printed values are escaped. TPL_ESC_NONE for the book's
+ * strings (plain text, which the templates escape where they print it),
+ * TPL_ESC_HTML for labels (HTML: a chapter numbered "<b>" must not put a
+ * tag in the page), TPL_ESC_SH for a command for sh. Each kind has its
+ * own entries in the cache. */
 static const char *render_text_as(bk_edition *e, const char *text,
                                   tpl_value data, const bk_origin *o,
-                                  bool shell) {
+                                  tpl_escape esc) {
   if (!strstr(text, "{{") && !strstr(text, "{%") && !strstr(text, "{#"))
     return text;
   tpl_value name;
-  const char *key = shell ? oc_arena_printf(e->a, "sh:%s", text) : text;
+  const char *key = esc == TPL_ESC_SH     ? oc_arena_printf(e->a, "sh:%s", text)
+                    : esc == TPL_ESC_HTML ? oc_arena_printf(e->a, "html:%s", text)
+                                          : text;
   if (!tpl_map_get_str(e->text_cache, key, strlen(key), &name)) {
     char buf[64];
-    snprintf(buf, sizeof buf, "@%s/%zu", shell ? "command" : "string",
-             e->label_seq++);
-    if (shell)
-      tpl_loader_add_string_as(e->loader, buf, text, strlen(text),
-                               TPL_ESC_SH);
+    snprintf(buf, sizeof buf, "@%s/%zu",
+             esc == TPL_ESC_SH ? "command" : "string", e->label_seq++);
+    if (esc != TPL_ESC_NONE)
+      tpl_loader_add_string_as(e->loader, buf, text, strlen(text), esc);
     else
       tpl_loader_add_string(e->loader, buf, text, strlen(text));
     name = bk_s(e, buf);
@@ -271,7 +274,7 @@ static const char *render_text_as(bk_edition *e, const char *text,
 
 static const char *render_text(bk_edition *e, const char *text, tpl_value data,
                                const bk_origin *o) {
-  return render_text_as(e, text, data, o, false);
+  return render_text_as(e, text, data, o, TPL_ESC_NONE);
 }
 
 /* The origin of label `name` of the book's language. */
@@ -311,7 +314,9 @@ static bk_origin label_origin(bk_edition *e, const char *name, int level) {
   return o;
 }
 
-const char *bk_label(bk_edition *e, const char *name, tpl_value vars) {
+/* Label `name` rendered with vars, its values escaped with esc. */
+static const char *label_as(bk_edition *e, const char *name, tpl_value vars,
+                            tpl_escape esc) {
   tpl_value t = bk_get(e->labels, name);
   if (t.type == TPL_LIST)
     t = t.u.list->len ? t.u.list->items[0] : tpl_null();
@@ -319,8 +324,17 @@ const char *bk_label(bk_edition *e, const char *name, tpl_value vars) {
     return "";
   bk_origin o = label_origin(e, name, 0);
   const char *r =
-      render_text(e, oc_arena_strndup(e->a, t.u.s, t.len), vars, &o);
+      render_text_as(e, oc_arena_strndup(e->a, t.u.s, t.len), vars, &o, esc);
   return r ? r : "";
+}
+
+const char *bk_label(bk_edition *e, const char *name, tpl_value vars) {
+  return label_as(e, name, vars, TPL_ESC_HTML);
+}
+
+/* A label for an attribute, which the Markdown module escapes itself. */
+static const char *label_text(bk_edition *e, const char *name) {
+  return label_as(e, name, tpl_null(), TPL_ESC_NONE);
 }
 
 const char *bk_title(bk_edition *e, const char *name) {
@@ -703,7 +717,8 @@ static const char *hook_heading_label(void *user, int level,
      each in the edition's arena */
   oc_arena *tmp = oc_arena_new();
   const char *r =
-      render_text(c->e, text, label_vars(tmp, c->it, level, counters), &o);
+      render_text_as(c->e, text, label_vars(tmp, c->it, level, counters), &o,
+                     TPL_ESC_HTML);
   oc_arena_free(tmp);
   return r ? r : "";
 }
@@ -808,8 +823,7 @@ static const char *hook_highlight(void *user, const char *lang,
 
 static const char *hook_admonition_label(void *user, const char *kind) {
   item_ctx *c = user;
-  return bk_label(c->e, oc_arena_printf(c->e->a, "admonition_%s", kind),
-                  tpl_null());
+  return label_text(c->e, oc_arena_printf(c->e->a, "admonition_%s", kind));
 }
 
 /* Whether the first bytes are those of an image a browser, a reader or
@@ -871,6 +885,10 @@ static bool hook_image_ok(void *user, const char *src, unsigned line,
                           unsigned col) {
   item_ctx *c = user;
   bk_edition *e = c->e;
+  /* An image used again is not read again (100,000 images nested in their
+   * alt texts read one file 100,000 times: 40 s). */
+  if (tpl_map_get_str(e->images_ok, src, strlen(src), NULL))
+    return true;
   const char *file = c->it->file ? c->it->file : "config.yml";
   bool missing = false;
   const char *abs = bk_book_path(e, "Contents", src, file, line, col, &missing);
@@ -906,7 +924,11 @@ static bool hook_image_ok(void *user, const char *src, unsigned line,
   }
   /* the pixel cap and a whole decode (truncated or corrupt files), the
    * same in every edition */
-  return image_check(e, abs, src, file, line, col) == 0;
+  if (image_check(e, abs, src, file, line, col) != 0)
+    return false;
+  tpl_map_set_str(e->a, e->images_ok, oc_arena_strndup(e->a, src, strlen(src)),
+                  tpl_bool(true));
+  return true;
 }
 
 static bool ends_with(const char *s, const char *suffix) {
@@ -1134,7 +1156,7 @@ static int load_item(bk_edition *e, bk_item *it, size_t i) {
   mo.images_base_dir =
       bk_get_str(e->a, e->edition, "images_base_dir", "images/");
   mo.extract_title = true;
-  mo.backref_label = bk_label(e, "back_to_text", tpl_null());
+  mo.backref_label = label_text(e, "back_to_text");
   mo.epub = !strcmp(e->format, "epub") || !strcmp(e->format, "mobi");
   /* a pdf edition sets notes at the foot of their pages unless its
      `footnotes: end` keeps them at the end of each item */
@@ -1166,8 +1188,11 @@ static int load_item(bk_edition *e, bk_item *it, size_t i) {
   }
   /* Title: the entry's, else the leading H1, else the default. */
   tpl_value t = bk_get(it->config, "title");
-  if (t.type == TPL_STR || t.type == TPL_INT || t.type == TPL_FLOAT)
-    it->title = bk_scalar(e->a, t, "");
+  if (t.type == TPL_STR || t.type == TPL_INT || t.type == TPL_FLOAT) {
+    /* Titles are HTML (a heading's); the entry's is text. */
+    const char *text = bk_scalar(e->a, t, "");
+    it->title = bk_md_escape(e->a, text, strlen(text));
+  }
   else if (it->md.title)
     it->title = it->md.title;
   else
@@ -1346,6 +1371,7 @@ int bk_edition_init(bk_edition *e, bk_config *cfg, const char *book_dir,
   e->slugger = bk_slugger_new();
   e->text_cache = tpl_map_new(e->a, 16);
   e->tpl_exists = tpl_map_new(e->a, 16);
+  e->images_ok = tpl_map_new(e->a, 16);
   e->origins = tpl_map_new(e->a, 16);
   e->failed = tpl_map_new(e->a, 4);
   e->ids = bk_idset_new(e->a);
@@ -1372,7 +1398,7 @@ const char *bk_render_command(bk_edition *e, const char *text,
                               const char *path) {
   bk_origin o = value_origin(e, path);
   return render_text_as(e, oc_arena_strndup(e->a, text, strlen(text)),
-                        tpl_null(), &o, true);
+                        tpl_null(), &o, TPL_ESC_SH);
 }
 
 int bk_edition_load_items(bk_edition *e) {

@@ -126,6 +126,17 @@ add_test(NAME books_serve_escape
 add_test(NAME books_serve_load
          COMMAND ${req_serve_load} ${OCTAVO_PY} ${BOOKS_DIR}/test_serve_load.py
                  $<TARGET_FILE:publish>)
+# Values of config.yml with markup in them (books/config-text/): printed as
+# text in every edition of both bundled themes, ids and file names
+# sanitised, EPUBCheck, the PDF's metadata and text.
+octavo_require(req_config_text books_config_text ${need_py} ${need_yaml}
+               ${OCTAVO_NEEDS_PDFTOOLS} ${OCTAVO_NEEDS_EPUBCHECK}
+               ${OCTAVO_NEEDS_PDF_BOOKS} ${OCTAVO_NEEDS_TECH})
+add_test(NAME books_config_text
+         COMMAND ${req_config_text} ${OCTAVO_PY} ${BOOKS_DIR}/test_config_text.py
+                 $<TARGET_FILE:publish>)
+set_tests_properties(books_config_text PROPERTIES
+                     LABELS books TIMEOUT 300 SKIP_RETURN_CODE 77)
 set(book_tests books_errors books_golden books_html_valid books_corpus_large
     books_cli books_interpreted_theme books_signals books_mistakes
     books_sandbox books_search books_serve books_watch books_serve_escape

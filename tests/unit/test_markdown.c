@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <unicode/uclean.h>
 
@@ -905,6 +906,106 @@ static void test_inline_work(void) {
   fx_close(&f);
 }
 
+/* Seconds of CPU the render of src takes, the best of three. */
+static double render_seconds(fixture *f, const char *src) {
+  double best = 1e9;
+  for (int run = 0; run < 3; run++) {
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+    CHECK(fx_render(f, src) == 0);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+    double t = (double)(t1.tv_sec - t0.tv_sec) +
+               (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    best = t < best ? t : best;
+  }
+  return best;
+}
+
+/* ![![…![x](i.png)…](i.png)](i.png), n images deep. */
+static const char *nested_images(fixture *f, size_t n) {
+  const char *open = repeat(f, "", "![", n, "x");
+  const char *close = repeat(f, "", "](i.png)", n, "\n");
+  char *s = oc_arena_alloc(f->a, strlen(open) + strlen(close) + 1);
+  strcpy(s, open);
+  strcat(s, close);
+  return s;
+}
+
+/* Repetition and nesting cost their size: an image nested in its own alt
+ * text four times deeper takes about four times as long (its alt text was
+ * read again for every image around it: sixteen times, 97 s at 100,000
+ * deep), and a note referenced many times links back to ten. */
+static void test_repetition(void) {
+  fixture f;
+  fx_open(&f);
+  /* Alt texts inside alt texts are read once, and still right: a
+   * decorative image has none, an alt text of only one is decorative. */
+  CHECK_STR(html_of(&f, "![a ![b ![*](i.png)](i.png) c](o.png)\n\n"
+                        "x ![![ * ](i.png)](i.png)\n"),
+            "<figure class=\"figure\" id=\"figure-1-1\"><img src=\"o.png\" "
+            "alt=\"a b  c\" /><figcaption class=\"caption\">a b  "
+            "c</figcaption></figure>\n"
+            "<p>x <img src=\"i.png\" alt=\"\" /></p>\n");
+  size_t n = 8000;
+  double t1 = render_seconds(&f, nested_images(&f, n));
+  double t4 = render_seconds(&f, nested_images(&f, 4 * n));
+  fprintf(stderr, "markdown: images nested %zu deep %.3f s, %zu deep %.3f s\n",
+          n, t1, 4 * n, t4);
+  CHECK(t4 < 10 * t1 + 0.05); /* quadratic: 16 times (37 measured) */
+  CHECK(f.r.nimages == 4 * n && f.r.nfigures == 1);
+  fx_close(&f);
+
+  /* Twelve references: ten links back, and ids for those ten only. */
+  fx_open(&f);
+  const char *html =
+      html_of(&f, repeat(&f, "", "a[^1] ", 12, "\n\n[^1]: The note.\n"));
+  size_t backlinks = 0, ids = 0;
+  for (const char *p = html; (p = strstr(p, "class=\"footnote-backref\"")); p++)
+    backlinks++;
+  for (const char *p = html; (p = strstr(p, " id=\"fnref-")); p++)
+    ids++;
+  CHECK(backlinks == 10 && ids == 10);
+  CHECK(strstr(html, "<a href=\"#fn-1-1\" role=\"doc-noteref\">1</a>") !=
+        NULL);
+  CHECK(strstr(html, "\u21a9<sup>10</sup>") != NULL);
+  CHECK(strstr(html, "<sup>11</sup>") == NULL);
+  CHECK(f.r.nids == 11);
+  size_t before = strlen(html);
+  fx_close(&f);
+  /* 100,000 more references: each a reference, the note as long. */
+  fx_open(&f);
+  html = html_of(&f, repeat(&f, "", "a[^1] ", 12 + 100000,
+                            "\n\n[^1]: The note.\n"));
+  CHECK(strlen(html) - before ==
+        100000 * strlen("a<sup class=\"footnote-ref\"><a href=\"#fn-1-1\" "
+                        "role=\"doc-noteref\">1</a></sup> "));
+  fx_close(&f);
+}
+
+/* Ids take a prefix that comes from the book (an item's number) only as id
+ * characters; text becomes HTML escaped. */
+static void test_id_prefix(void) {
+  fixture f;
+  fx_open(&f);
+  f.opt.id_prefix = "<script>x</script>";
+  CHECK_STR(html_of(&f, "A[^1]\n\n![F](f.png)\n\n[^1]: N.\n"),
+            "<p>A<sup class=\"footnote-ref\"><a href=\"#fn-x-1\" "
+            "id=\"fnref-x-1\" role=\"doc-noteref\">1</a></sup></p>\n"
+            "<figure class=\"figure\" id=\"figure-x-1\"><img src=\"f.png\" "
+            "alt=\"F\" /><figcaption class=\"caption\">F</figcaption>"
+            "</figure>\n"
+            "<div class=\"footnotes\" role=\"doc-endnotes\">\n<ol>\n"
+            "<li id=\"fn-x-1\">\n<p>N. <a href=\"#fnref-x-1\" "
+            "class=\"footnote-backref\" role=\"doc-backlink\" "
+            "aria-label=\"Back to the text\">\u21a9</a></p>\n</li>\n</ol>\n"
+            "</div>\n");
+  /* Id characters stay as they are. */
+  f.opt.id_prefix = "IV.b_2";
+  CHECK(strstr(html_of(&f, "![F](f.png)\n"), "id=\"figure-IV.b_2-1\"") != NULL);
+  CHECK_STR(bk_md_escape(f.a, "<a href=\"x\">&</a>", 17),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;");
+  fx_close(&f);
+}
 
 static void test_invalid_utf8(void) {
   fixture f;
@@ -1173,6 +1274,8 @@ int main(void) {
   test_links_and_raw_html();
   test_foreign_raw_html();
   test_inline_work();
+  test_repetition();
+  test_id_prefix();
   test_invalid_utf8();
   test_mistakes();
   u_cleanup(); /* ICU's caches, so that valgrind sees no leak */
