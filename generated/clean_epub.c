@@ -1063,7 +1063,7 @@ static void fn0(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
     rt->loc = &L_0;
     v0 = tpl_var(rt, ctx, self, &N_item, &L_1);
     const tpl_value a1[1] = {v0};
-    tpl_value v2 = tpl_call_macro(rt, self, 0, &N_plain_title, 1, 0, a1, NULL, &L_2);
+    tpl_value v2 = tpl_call_macro(rt, ctx, self, 0, &N_plain_title, 1, 0, a1, NULL, &L_2);
     const tpl_value a3[1] = {v2};
     if (!k0)
       k0 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_3);
@@ -1217,7 +1217,7 @@ static void fn1(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
           v30 = v33;
         }
         const tpl_value a34[1] = {v30};
-        tpl_value v35 = tpl_call_macro(rt, self, 1, &N_attr_text, 1, 0, a34, NULL, &L_24);
+        tpl_value v35 = tpl_call_macro(rt, ctx, self, 1, &N_attr_text, 1, 0, a34, NULL, &L_24);
         tpl_ctx_set(rt, ctx, &N_name, v35);
       }
 #line 23 "themes/clean/epub/chunk.twig"
@@ -1235,7 +1235,7 @@ static void fn1(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
       {
         rt->loc = &L_28;
         const tpl_value a38[1] = {v36};
-        tpl_value v39 = tpl_call_macro(rt, self, 1, &N_semantics, 1, 0, a38, NULL, &L_29);
+        tpl_value v39 = tpl_call_macro(rt, ctx, self, 1, &N_semantics, 1, 0, a38, NULL, &L_29);
         tpl_out_value(rt, v39);
       }
 #line 24 "themes/clean/epub/chunk.twig"
@@ -1396,7 +1396,7 @@ static void fn2(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
       {
         rt->loc = &L_60;
         const tpl_value a19[1] = {v17};
-        tpl_value v20 = tpl_call_macro(rt, self, 0, &N_label_title, 1, 0, a19, NULL, &L_61);
+        tpl_value v20 = tpl_call_macro(rt, ctx, self, 0, &N_label_title, 1, 0, a19, NULL, &L_61);
         tpl_out_value(rt, v20);
       }
 #line 30 "themes/clean/epub/chunk.twig"
@@ -4120,7 +4120,7 @@ static void fn34(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       v9 = v10;
     }
     const tpl_value a11[1] = {v9};
-    tpl_value v12 = tpl_call_macro(rt, self, 0, &N_matter, 1, 0, a11, NULL, &L_310);
+    tpl_value v12 = tpl_call_macro(rt, ctx, self, 0, &N_matter, 1, 0, a11, NULL, &L_310);
     tpl_out_value(rt, v12);
   }
 }
@@ -4652,7 +4652,7 @@ static void fn45(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       v8 = v10;
     }
     const tpl_value a11[1] = {v8};
-    tpl_value v12 = tpl_call_macro(rt, self, 1, &N_nav_list, 1, 0, a11, NULL, &L_381);
+    tpl_value v12 = tpl_call_macro(rt, ctx, self, 1, &N_nav_list, 1, 0, a11, NULL, &L_381);
     tpl_out_value(rt, v12);
   }
 #line 15 "themes/clean/epub/nav.xhtml.twig"
@@ -5621,7 +5621,7 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           {
             rt->loc = &L_501;
             const tpl_value a69[1] = {v57};
-            tpl_value v70 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a69, NULL, &L_502);
+            tpl_value v70 = tpl_call_macro(rt, it7.scope, self, 0, &N_link_text, 1, 0, a69, NULL, &L_502);
             tpl_out_value(rt, v70);
           }
 #line 62 "themes/clean/epub/partials/epub.twig"
@@ -5726,7 +5726,7 @@ static void fn55(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           {
             rt->loc = &L_516;
             const tpl_value a7[1] = {v5};
-            tpl_value v8 = tpl_call_macro(rt, self, 1, &N_link_text, 1, 0, a7, NULL, &L_517);
+            tpl_value v8 = tpl_call_macro(rt, it4.scope, self, 1, &N_link_text, 1, 0, a7, NULL, &L_517);
             tpl_out_value(rt, v8);
           }
 #line 79 "themes/clean/epub/partials/epub.twig"
@@ -5760,7 +5760,7 @@ static void fn55(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 rt->loc = &L_519;
                 v17 = tpl_getattr_name_ic(rt, v5, &N_children, &L_520, &ic1);
                 const tpl_value a18[1] = {v17};
-                tpl_value v19 = tpl_call_macro(rt, self, -1, &N_nav_list, 1, 0, a18, NULL, &L_521);
+                tpl_value v19 = tpl_call_macro(rt, it4.scope, self, -1, &N_nav_list, 1, 0, a18, NULL, &L_521);
                 tpl_out_value(rt, v19);
               }
 #line 82 "themes/clean/epub/partials/epub.twig"
@@ -5915,7 +5915,7 @@ static void fn56(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             rt->loc = &L_534;
             v35 = tpl_getattr_name_ic(rt, v2, &N_children, &L_535, &ic3);
             const tpl_value a36[1] = {v35};
-            tpl_value v37 = tpl_call_macro(rt, self, -1, &N_ncx_points, 1, 0, a36, NULL, &L_536);
+            tpl_value v37 = tpl_call_macro(rt, it1.scope, self, -1, &N_ncx_points, 1, 0, a36, NULL, &L_536);
             tpl_out_value(rt, v37);
           }
         }
@@ -6448,7 +6448,7 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_606);
+    tpl_value v29 = tpl_call_macro(rt, ctx, self, -1, &N_label_title, 1, 0, a28, NULL, &L_606);
     tpl_out_value(rt, v29);
   }
 }
@@ -6488,7 +6488,7 @@ static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_611);
+    tpl_value v8 = tpl_call_macro(rt, ctx, self, -1, &N_link_text, 1, 0, a7, NULL, &L_611);
     const tpl_value a9[1] = {v8};
     if (!k30)
       k30 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_612);
@@ -6814,7 +6814,7 @@ static void fn64(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           {
             rt->loc = &L_664;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_665);
+            tpl_value v74 = tpl_call_macro(rt, it6.scope, self, -1, &N_link_text, 1, 0, a73, NULL, &L_665);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -6956,7 +6956,7 @@ static void fn66(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
         v9 = tpl_var(rt, ctx, self, &N_root, &L_682);
         v10 = tpl_var(rt, ctx, self, &N_current, &L_683);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_684);
+        tpl_value v12 = tpl_call_macro(rt, ctx, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_684);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/clean/common/partials/macros.twig"
@@ -7801,7 +7801,7 @@ static void fn80(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       v26 = v28;
     }
     const tpl_value a29[1] = {v26};
-    tpl_value v30 = tpl_call_macro(rt, self, 0, &N_ncx_points, 1, 0, a29, NULL, &L_748);
+    tpl_value v30 = tpl_call_macro(rt, ctx, self, 0, &N_ncx_points, 1, 0, a29, NULL, &L_748);
     tpl_out_value(rt, v30);
   }
 #line 19 "themes/clean/epub/toc.ncx.twig"
@@ -7853,7 +7853,7 @@ static void fn81(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     v8 = tpl_var(rt, ctx, self, &N_root, &L_754);
     const tpl_value a9[2] = {v5, v8};
-    tpl_value v10 = tpl_call_macro(rt, self, 0, &N_toc_list, 2, 0, a9, NULL, &L_755);
+    tpl_value v10 = tpl_call_macro(rt, ctx, self, 0, &N_toc_list, 2, 0, a9, NULL, &L_755);
     tpl_out_value(rt, v10);
   }
 #line 8 "themes/clean/epub/toc.twig"

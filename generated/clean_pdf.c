@@ -4183,7 +4183,7 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_315);
+    tpl_value v29 = tpl_call_macro(rt, ctx, self, -1, &N_label_title, 1, 0, a28, NULL, &L_315);
     tpl_out_value(rt, v29);
   }
 }
@@ -4223,7 +4223,7 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_320);
+    tpl_value v8 = tpl_call_macro(rt, ctx, self, -1, &N_link_text, 1, 0, a7, NULL, &L_320);
     const tpl_value a9[1] = {v8};
     if (!k11)
       k11 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_321);
@@ -4549,7 +4549,7 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           {
             rt->loc = &L_373;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_374);
+            tpl_value v74 = tpl_call_macro(rt, it6.scope, self, -1, &N_link_text, 1, 0, a73, NULL, &L_374);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -4691,7 +4691,7 @@ static void fn52(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
         v9 = tpl_var(rt, ctx, self, &N_root, &L_391);
         v10 = tpl_var(rt, ctx, self, &N_current, &L_392);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_393);
+        tpl_value v12 = tpl_call_macro(rt, ctx, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_393);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/clean/common/partials/macros.twig"
@@ -6502,7 +6502,7 @@ static void fn71(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           {
             rt->loc = &L_564;
             const tpl_value a96[1] = {v82};
-            tpl_value v97 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a96, NULL, &L_565);
+            tpl_value v97 = tpl_call_macro(rt, it81.scope, self, 0, &N_link_text, 1, 0, a96, NULL, &L_565);
             tpl_out_value(rt, v97);
           }
 #line 25 "themes/clean/pdf/toc.twig"

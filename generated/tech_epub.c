@@ -1095,7 +1095,7 @@ static void fn0(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
     rt->loc = &L_0;
     v0 = tpl_var(rt, ctx, self, &N_item, &L_1);
     const tpl_value a1[1] = {v0};
-    tpl_value v2 = tpl_call_macro(rt, self, 0, &N_plain_title, 1, 0, a1, NULL, &L_2);
+    tpl_value v2 = tpl_call_macro(rt, ctx, self, 0, &N_plain_title, 1, 0, a1, NULL, &L_2);
     const tpl_value a3[1] = {v2};
     if (!k0)
       k0 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_3);
@@ -1249,7 +1249,7 @@ static void fn1(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
           v30 = v33;
         }
         const tpl_value a34[1] = {v30};
-        tpl_value v35 = tpl_call_macro(rt, self, 1, &N_attr_text, 1, 0, a34, NULL, &L_24);
+        tpl_value v35 = tpl_call_macro(rt, ctx, self, 1, &N_attr_text, 1, 0, a34, NULL, &L_24);
         tpl_ctx_set(rt, ctx, &N_name, v35);
       }
 #line 23 "themes/tech/epub/chunk.twig"
@@ -1267,7 +1267,7 @@ static void fn1(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
       {
         rt->loc = &L_28;
         const tpl_value a38[1] = {v36};
-        tpl_value v39 = tpl_call_macro(rt, self, 1, &N_semantics, 1, 0, a38, NULL, &L_29);
+        tpl_value v39 = tpl_call_macro(rt, ctx, self, 1, &N_semantics, 1, 0, a38, NULL, &L_29);
         tpl_out_value(rt, v39);
       }
 #line 24 "themes/tech/epub/chunk.twig"
@@ -4291,7 +4291,7 @@ static void fn34(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       v9 = v10;
     }
     const tpl_value a11[1] = {v9};
-    tpl_value v12 = tpl_call_macro(rt, self, 0, &N_matter, 1, 0, a11, NULL, &L_309);
+    tpl_value v12 = tpl_call_macro(rt, ctx, self, 0, &N_matter, 1, 0, a11, NULL, &L_309);
     tpl_out_value(rt, v12);
   }
 }
@@ -4823,7 +4823,7 @@ static void fn45(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       v8 = v10;
     }
     const tpl_value a11[1] = {v8};
-    tpl_value v12 = tpl_call_macro(rt, self, 1, &N_nav_list, 1, 0, a11, NULL, &L_380);
+    tpl_value v12 = tpl_call_macro(rt, ctx, self, 1, &N_nav_list, 1, 0, a11, NULL, &L_380);
     tpl_out_value(rt, v12);
   }
 #line 15 "themes/tech/epub/nav.xhtml.twig"
@@ -5792,7 +5792,7 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           {
             rt->loc = &L_500;
             const tpl_value a69[1] = {v57};
-            tpl_value v70 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a69, NULL, &L_501);
+            tpl_value v70 = tpl_call_macro(rt, it7.scope, self, 0, &N_link_text, 1, 0, a69, NULL, &L_501);
             tpl_out_value(rt, v70);
           }
 #line 62 "themes/tech/epub/partials/epub.twig"
@@ -5897,7 +5897,7 @@ static void fn55(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           {
             rt->loc = &L_515;
             const tpl_value a7[1] = {v5};
-            tpl_value v8 = tpl_call_macro(rt, self, 1, &N_link_text, 1, 0, a7, NULL, &L_516);
+            tpl_value v8 = tpl_call_macro(rt, it4.scope, self, 1, &N_link_text, 1, 0, a7, NULL, &L_516);
             tpl_out_value(rt, v8);
           }
 #line 79 "themes/tech/epub/partials/epub.twig"
@@ -5931,7 +5931,7 @@ static void fn55(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 rt->loc = &L_518;
                 v17 = tpl_getattr_name_ic(rt, v5, &N_children, &L_519, &ic1);
                 const tpl_value a18[1] = {v17};
-                tpl_value v19 = tpl_call_macro(rt, self, -1, &N_nav_list, 1, 0, a18, NULL, &L_520);
+                tpl_value v19 = tpl_call_macro(rt, it4.scope, self, -1, &N_nav_list, 1, 0, a18, NULL, &L_520);
                 tpl_out_value(rt, v19);
               }
 #line 82 "themes/tech/epub/partials/epub.twig"
@@ -6086,7 +6086,7 @@ static void fn56(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             rt->loc = &L_533;
             v35 = tpl_getattr_name_ic(rt, v2, &N_children, &L_534, &ic3);
             const tpl_value a36[1] = {v35};
-            tpl_value v37 = tpl_call_macro(rt, self, -1, &N_ncx_points, 1, 0, a36, NULL, &L_535);
+            tpl_value v37 = tpl_call_macro(rt, it1.scope, self, -1, &N_ncx_points, 1, 0, a36, NULL, &L_535);
             tpl_out_value(rt, v37);
           }
         }
@@ -6814,7 +6814,7 @@ static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_634);
+    tpl_value v29 = tpl_call_macro(rt, ctx, self, -1, &N_label_title, 1, 0, a28, NULL, &L_634);
     tpl_out_value(rt, v29);
   }
 }
@@ -6854,7 +6854,7 @@ static void fn64(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_639);
+    tpl_value v8 = tpl_call_macro(rt, ctx, self, -1, &N_link_text, 1, 0, a7, NULL, &L_639);
     const tpl_value a9[1] = {v8};
     if (!k35)
       k35 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_640);
@@ -7180,7 +7180,7 @@ static void fn65(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           {
             rt->loc = &L_692;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_693);
+            tpl_value v74 = tpl_call_macro(rt, it6.scope, self, -1, &N_link_text, 1, 0, a73, NULL, &L_693);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
@@ -7322,7 +7322,7 @@ static void fn67(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
         v9 = tpl_var(rt, ctx, self, &N_root, &L_710);
         v10 = tpl_var(rt, ctx, self, &N_current, &L_711);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_712);
+        tpl_value v12 = tpl_call_macro(rt, ctx, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_712);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/tech/common/partials/macros.twig"
@@ -8197,7 +8197,7 @@ static void fn81(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       v26 = v28;
     }
     const tpl_value a29[1] = {v26};
-    tpl_value v30 = tpl_call_macro(rt, self, 0, &N_ncx_points, 1, 0, a29, NULL, &L_776);
+    tpl_value v30 = tpl_call_macro(rt, ctx, self, 0, &N_ncx_points, 1, 0, a29, NULL, &L_776);
     tpl_out_value(rt, v30);
   }
 #line 19 "themes/tech/epub/toc.ncx.twig"
@@ -8249,7 +8249,7 @@ static void fn82(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     v8 = tpl_var(rt, ctx, self, &N_root, &L_782);
     const tpl_value a9[2] = {v5, v8};
-    tpl_value v10 = tpl_call_macro(rt, self, 0, &N_toc_list, 2, 0, a9, NULL, &L_783);
+    tpl_value v10 = tpl_call_macro(rt, ctx, self, 0, &N_toc_list, 2, 0, a9, NULL, &L_783);
     tpl_out_value(rt, v10);
   }
 #line 8 "themes/tech/epub/toc.twig"

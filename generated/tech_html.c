@@ -4920,7 +4920,7 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_423);
+    tpl_value v29 = tpl_call_macro(rt, ctx, self, -1, &N_label_title, 1, 0, a28, NULL, &L_423);
     tpl_out_value(rt, v29);
   }
 }
@@ -4960,7 +4960,7 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_428);
+    tpl_value v8 = tpl_call_macro(rt, ctx, self, -1, &N_link_text, 1, 0, a7, NULL, &L_428);
     const tpl_value a9[1] = {v8};
     if (!k20)
       k20 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_429);
@@ -5286,7 +5286,7 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           {
             rt->loc = &L_481;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_482);
+            tpl_value v74 = tpl_call_macro(rt, it6.scope, self, -1, &N_link_text, 1, 0, a73, NULL, &L_482);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
@@ -5428,7 +5428,7 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
         v9 = tpl_var(rt, ctx, self, &N_root, &L_499);
         v10 = tpl_var(rt, ctx, self, &N_current, &L_500);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_501);
+        tpl_value v12 = tpl_call_macro(rt, ctx, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_501);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/tech/common/partials/macros.twig"
@@ -6371,7 +6371,7 @@ static void fn71(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v81 = tpl_str("", 0u);
     tpl_value v82 = tpl_str("item toc", 8u);
     const tpl_value a83[6] = {v76, v78, v79, v80, v81, v82};
-    tpl_value v84 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a83, NULL, &L_623);
+    tpl_value v84 = tpl_call_macro(rt, ctx, self, 0, &N_toc_nav, 6, 0, a83, NULL, &L_623);
     tpl_out_value(rt, v84);
   }
 #line 18 "themes/tech/html/toc.twig"

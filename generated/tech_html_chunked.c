@@ -903,7 +903,7 @@ static void fn0(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
     rt->loc = &L_0;
     v0 = tpl_var(rt, ctx, self, &N_item, &L_1);
     const tpl_value a1[1] = {v0};
-    tpl_value v2 = tpl_call_macro(rt, self, 0, &N_plain_title, 1, 0, a1, NULL, &L_2);
+    tpl_value v2 = tpl_call_macro(rt, ctx, self, 0, &N_plain_title, 1, 0, a1, NULL, &L_2);
     const tpl_value a3[1] = {v2};
     if (!k0)
       k0 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_3);
@@ -1305,7 +1305,7 @@ static void fn3(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
         v30 = tpl_getattr_name_ic(rt, v29, &N_url, &L_80, &ic1);
         tpl_value v31 = tpl_str("toc", 3u);
         const tpl_value a32[6] = {v20, v26, v27, v28, v30, v31};
-        tpl_value v33 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a32, NULL, &L_81);
+        tpl_value v33 = tpl_call_macro(rt, ctx, self, 0, &N_toc_nav, 6, 0, a32, NULL, &L_81);
         tpl_out_value(rt, v33);
       }
 #line 47 "themes/tech/html_chunked/chunk.twig"
@@ -1394,7 +1394,7 @@ static void fn3(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
           {
             rt->loc = &L_101;
             const tpl_value a57[1] = {v34};
-            tpl_value v58 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a57, NULL, &L_102);
+            tpl_value v58 = tpl_call_macro(rt, ctx, self, 0, &N_link_text, 1, 0, a57, NULL, &L_102);
             tpl_out_value(rt, v58);
           }
 #line 77 "themes/tech/html_chunked/chunk.twig"
@@ -1439,7 +1439,7 @@ static void fn3(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
           {
             rt->loc = &L_112;
             const tpl_value a68[1] = {v59};
-            tpl_value v69 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a68, NULL, &L_113);
+            tpl_value v69 = tpl_call_macro(rt, ctx, self, 0, &N_link_text, 1, 0, a68, NULL, &L_113);
             tpl_out_value(rt, v69);
           }
 #line 80 "themes/tech/html_chunked/chunk.twig"
@@ -1614,7 +1614,7 @@ static void fn5(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
           {
             rt->loc = &L_133;
             const tpl_value a34[1] = {v32};
-            tpl_value v35 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a34, NULL, &L_134);
+            tpl_value v35 = tpl_call_macro(rt, ctx, self, 0, &N_link_text, 1, 0, a34, NULL, &L_134);
             tpl_out_value(rt, v35);
           }
 #line 61 "themes/tech/html_chunked/chunk.twig"
@@ -1631,7 +1631,7 @@ static void fn5(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
           {
             rt->loc = &L_137;
             const tpl_value a37[1] = {v20};
-            tpl_value v38 = tpl_call_macro(rt, self, 0, &N_label_title, 1, 0, a37, NULL, &L_138);
+            tpl_value v38 = tpl_call_macro(rt, ctx, self, 0, &N_label_title, 1, 0, a37, NULL, &L_138);
             tpl_out_value(rt, v38);
           }
 #line 62 "themes/tech/html_chunked/chunk.twig"
@@ -3826,7 +3826,7 @@ static void fn26(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     tpl_value v25 = tpl_str("", 0u);
     tpl_value v26 = tpl_str("toc", 3u);
     const tpl_value a27[6] = {v13, v14, v23, v24, v25, v26};
-    tpl_value v28 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a27, NULL, &L_298);
+    tpl_value v28 = tpl_call_macro(rt, ctx, self, 0, &N_toc_nav, 6, 0, a27, NULL, &L_298);
     tpl_out_value(rt, v28);
   }
 #line 18 "themes/tech/html_chunked/index.twig"
@@ -3881,7 +3881,7 @@ static void fn26(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       {
         rt->loc = &L_311;
         const tpl_value a43[1] = {v29};
-        tpl_value v44 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a43, NULL, &L_312);
+        tpl_value v44 = tpl_call_macro(rt, ctx, self, 0, &N_link_text, 1, 0, a43, NULL, &L_312);
         tpl_out_value(rt, v44);
       }
 #line 21 "themes/tech/html_chunked/index.twig"
@@ -5169,7 +5169,7 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_486);
+    tpl_value v29 = tpl_call_macro(rt, ctx, self, -1, &N_label_title, 1, 0, a28, NULL, &L_486);
     tpl_out_value(rt, v29);
   }
 }
@@ -5209,7 +5209,7 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_491);
+    tpl_value v8 = tpl_call_macro(rt, ctx, self, -1, &N_link_text, 1, 0, a7, NULL, &L_491);
     const tpl_value a9[1] = {v8};
     if (!k23)
       k23 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_492);
@@ -5535,7 +5535,7 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           {
             rt->loc = &L_544;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_545);
+            tpl_value v74 = tpl_call_macro(rt, it6.scope, self, -1, &N_link_text, 1, 0, a73, NULL, &L_545);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
@@ -5677,7 +5677,7 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
         v9 = tpl_var(rt, ctx, self, &N_root, &L_562);
         v10 = tpl_var(rt, ctx, self, &N_current, &L_563);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_564);
+        tpl_value v12 = tpl_call_macro(rt, ctx, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_564);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/tech/common/partials/macros.twig"

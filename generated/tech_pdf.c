@@ -4627,7 +4627,7 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_350);
+    tpl_value v29 = tpl_call_macro(rt, ctx, self, -1, &N_label_title, 1, 0, a28, NULL, &L_350);
     tpl_out_value(rt, v29);
   }
 }
@@ -4667,7 +4667,7 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_355);
+    tpl_value v8 = tpl_call_macro(rt, ctx, self, -1, &N_link_text, 1, 0, a7, NULL, &L_355);
     const tpl_value a9[1] = {v8};
     if (!k19)
       k19 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_356);
@@ -4993,7 +4993,7 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           {
             rt->loc = &L_408;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_409);
+            tpl_value v74 = tpl_call_macro(rt, it6.scope, self, -1, &N_link_text, 1, 0, a73, NULL, &L_409);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
@@ -5135,7 +5135,7 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
         v9 = tpl_var(rt, ctx, self, &N_root, &L_426);
         v10 = tpl_var(rt, ctx, self, &N_current, &L_427);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_428);
+        tpl_value v12 = tpl_call_macro(rt, ctx, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_428);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/tech/common/partials/macros.twig"
@@ -7148,7 +7148,7 @@ static void fn72(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           {
             rt->loc = &L_623;
             const tpl_value a96[1] = {v82};
-            tpl_value v97 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a96, NULL, &L_624);
+            tpl_value v97 = tpl_call_macro(rt, it81.scope, self, 0, &N_link_text, 1, 0, a96, NULL, &L_624);
             tpl_out_value(rt, v97);
           }
 #line 25 "themes/tech/pdf/toc.twig"

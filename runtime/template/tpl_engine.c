@@ -1313,27 +1313,35 @@ bool tpl_macro_defined(tpl_rt *rt, const tpl_template *self, int slot,
 }
 
 /* The macro in t or, when t lacks it, in the nearest parent that has it
- * (Twig's twig_call_macro); parents named by literals only. A chain longer
- * than TPL_MAX_DEPTH is an extends cycle, which displaying it reports. */
-static const tpl_macro_def *tpl_macro_find_up(tpl_rt *rt, const tpl_template *t,
+ * (Twig's twig_call_macro), a computed parent evaluated in the caller's
+ * ctx each time, as Twig's getParent($context) does. A chain longer than
+ * TPL_MAX_DEPTH is an extends cycle, which displaying it reports. */
+static const tpl_macro_def *tpl_macro_find_up(tpl_rt *rt, tpl_ctx *ctx,
+                                              const tpl_template *t,
                                               const tpl_name *name,
                                               const tpl_loc *loc) {
   for (int up = 0; t && up <= TPL_MAX_DEPTH; up++) {
     const tpl_macro_def *def = tpl_macro_find(t, name);
-    if (def || !t->parent_name)
+    if (def)
       return def;
-    t = tpl_resolve(rt, tpl_str(t->parent_name, strlen(t->parent_name)),
-                    false, loc);
+    tpl_value parent;
+    if (t->parent_name)
+      parent = tpl_str(t->parent_name, strlen(t->parent_name));
+    else if (t->parent_of)
+      parent = t->parent_of(rt, t, ctx);
+    else
+      return NULL;
+    t = tpl_resolve(rt, parent, false, loc);
   }
   return NULL;
 }
 
-tpl_value tpl_call_macro(tpl_rt *rt, const tpl_template *self, int slot,
-                         const tpl_name *name, int npos, int nnamed,
+tpl_value tpl_call_macro(tpl_rt *rt, tpl_ctx *ctx, const tpl_template *self,
+                         int slot, const tpl_name *name, int npos, int nnamed,
                          const tpl_value *argv, const tpl_name *names,
                          const tpl_loc *loc) {
-  const tpl_macro_def *def =
-      tpl_macro_find_up(rt, tpl_import_target(rt, self, slot), name, loc);
+  const tpl_macro_def *def = tpl_macro_find_up(
+      rt, ctx, tpl_import_target(rt, self, slot), name, loc);
   if (!def)
     tpl_fail(rt, loc, "unknown macro \"%.*s\"", (int)name->len, name->s);
   tpl_depth_enter(rt, loc);
