@@ -215,7 +215,7 @@ static long dedup_insert(dedup *d, const char *key, size_t klen, uint64_t h,
 
 /* ---- the generator ----------------------------------------------------- */
 
-enum fn_kind { FN_BODY, FN_BLOCK, FN_MACRO, FN_ARROW };
+enum fn_kind { FN_BODY, FN_BLOCK, FN_MACRO, FN_ARROW, FN_PARENT };
 
 typedef struct callref {
   const tpl_callable *c;
@@ -1040,6 +1040,7 @@ static bool arrow_needs_scope(const tpl_node *n) {
   case TPL_N_DEFINED:
   case TPL_N_DEFAULT:
   case TPL_N_NULLCOALESCE:
+  case TPL_N_MACRO_CALL: /* a computed parent of its template reads it */
     return true;
   case TPL_N_NAME:
     return special_name(&n->name);
@@ -1419,10 +1420,10 @@ static int gen_expr(tpl_cgen *g, const tpl_node *n) {
       snprintf(args, sizeof args, "a%d", av);
     r = new_temp(g);
     emit(g,
-         "tpl_value v%d = tpl_call_macro(rt, self, %d, &%s, %zu, %zu, %s, "
-         "%s, &%s);\n",
-         r, (int)n->index, name_ref_n(g, &n->name), npos, nnamed, args, names,
-         loc_ref(g, &n->loc));
+         "tpl_value v%d = tpl_call_macro(rt, %s, self, %d, &%s, %zu, %zu, "
+         "%s, %s, &%s);\n",
+         r, ctx, (int)n->index, name_ref_n(g, &n->name), npos, nnamed, args,
+         names, loc_ref(g, &n->loc));
     return r;
   }
   case TPL_N_ARROW:
@@ -1856,6 +1857,11 @@ static void gen_function_end(tpl_cgen *g, fnc *saved, const char *signature) {
                "  const tpl_template *self = cl->self;\n  (void)self;\n"
                "  const tpl_blocks *blocks = cl->blocks;\n  (void)blocks;\n");
     break;
+  case FN_PARENT:
+    oc_sb_adds(o, "  (void)ctx;\n"
+                  "  const tpl_blocks *blocks = tpl_blocks_of(rt, self);\n"
+                  "  (void)blocks;\n");
+    break;
   }
   for (size_t i = 0; i < f->ncalls; i++)
     oc_sb_printf(o, "  const tpl_callable *k%d = NULL;\n", f->calls[i].id);
@@ -1879,8 +1885,9 @@ static void gen_template(tpl_cgen *g, const tpl_ast_template *t,
 
 /* Writes the tables and struct of template t (number tid). */
 static void gen_template_tables(tpl_cgen *g, const tpl_ast_template *t, int tid,
-                                int body_fn, const int *block_fns,
-                                const int *macro_fns, const int *embed_tids) {
+                                int body_fn, int parent_fn,
+                                const int *block_fns, const int *macro_fns,
+                                const int *embed_tids) {
   oc_sb *o = &g->tables;
   oc_sb_adds(o, "\n/* ");
   add_c_comment(o, t->name);
@@ -1990,6 +1997,8 @@ static void gen_template_tables(tpl_cgen *g, const tpl_ast_template *t, int tid,
     add_c_string(o, t->parent->value.u.s, t->parent->value.len, 4);
     oc_sb_adds(o, ",\n");
   }
+  if (parent_fn >= 0)
+    oc_sb_printf(o, "  .parent_of = fn%d,\n", parent_fn);
   oc_sb_adds(o, "  .ast = NULL,\n};\n");
 }
 
@@ -2060,6 +2069,26 @@ static int gen_code_fn(tpl_cgen *g, int kind, const tpl_node *body,
   return id;
 }
 
+/* A computed extends expression as a function of a caller's context, for
+ * macros looked up in the parents (tpl_template.parent_of). */
+static int gen_parent_fn(tpl_cgen *g, const tpl_node *parent) {
+  int id = g->nfn++;
+  fnc f, *saved = g->fn;
+  gen_function_begin(g, &f, FN_PARENT);
+  const tpl_node *pe =
+      parent->kind == TPL_N_EXTENDS && parent->a ? parent->a : parent;
+  f.line = pe->line;
+  int v = gen_expr(g, pe);
+  emit(g, "return v%d;\n", v);
+  char sig[160];
+  snprintf(sig, sizeof sig,
+           "static tpl_value fn%d(tpl_rt *rt, const tpl_template *self, "
+           "tpl_ctx *ctx)",
+           id);
+  gen_function_end(g, saved, sig);
+  return id;
+}
+
 /* Generates every function and table of template t as number tid. */
 static void gen_template(tpl_cgen *g, const tpl_ast_template *t,
                          const char *path, int tid) {
@@ -2084,8 +2113,13 @@ static void gen_template(tpl_cgen *g, const tpl_ast_template *t,
     block_fns[i] = gen_code_fn(g, FN_BLOCK, t->blocks[i].body, NULL, NULL,
                                t->blocks[i].loc.line);
   int body_fn = gen_code_fn(g, FN_BODY, t->body, NULL, t->parent, 1);
+  int parent_fn = -1;
+  if (t->parent &&
+      !(t->parent->kind == TPL_N_CONST && t->parent->value.type == TPL_STR))
+    parent_fn = gen_parent_fn(g, t->parent);
   g->path = saved_path;
-  gen_template_tables(g, t, tid, body_fn, block_fns, macro_fns, embed_tids);
+  gen_template_tables(g, t, tid, body_fn, parent_fn, block_fns, macro_fns,
+                      embed_tids);
   free(embed_tids);
   free(block_fns);
   free(macro_fns);
@@ -2111,7 +2145,7 @@ static void gen_broken_template(tpl_cgen *g, const tpl_ast_template *t,
                            .source = t->source,
                            .source_len = t->source_len,
                            .autoescape = t->autoescape};
-  gen_template_tables(g, &stub, tid, id, NULL, NULL, NULL);
+  gen_template_tables(g, &stub, tid, id, -1, NULL, NULL, NULL);
 }
 
 void tpl_cgen_add_registry(tpl_cgen *g, const char *prefix, size_t n,

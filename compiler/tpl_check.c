@@ -211,6 +211,67 @@ static size_t param_count(const char *params) {
   return n;
 }
 
+/* Twig's normalizeName: an argument name in camelCase is the parameter in
+ * snake_case (preserveKeys is preserve_keys), and any name is lowered. */
+static tpl_name snake_name(chk *C, const tpl_name *nm) {
+  char *o = oc_arena_alloc(C->P->arena, nm->len * 2 + 1);
+  size_t k = 0;
+  const char *s = nm->s;
+  for (size_t i = 0; i < nm->len; i++) {
+    char c = s[i];
+    bool up = c >= 'A' && c <= 'Z';
+    /* ([A-Z]+)([A-Z][a-z]) and ([a-z\d])([A-Z]) both put `_` here */
+    if (up && i &&
+        ((s[i - 1] >= 'a' && s[i - 1] <= 'z') ||
+         (s[i - 1] >= '0' && s[i - 1] <= '9') ||
+         (s[i - 1] >= 'A' && s[i - 1] <= 'Z' && i + 1 < nm->len &&
+          s[i + 1] >= 'a' && s[i + 1] <= 'z')))
+      o[k++] = '_';
+    o[k++] = up ? (char)(c - 'A' + 'a') : c;
+  }
+  return tpl_mkname(C->P->arena, o, k);
+}
+
+/* Rewrites n's argument names as Twig's parser and getArguments see them:
+ * normalised, and a name given again replaces the earlier argument, whose
+ * expression is checked but never evaluated (Twig's $args[$name] = ...). */
+static void merge_named(chk *C, tpl_node *n) {
+  size_t k = 0;
+  for (size_t i = 0; i < n->nkids; i++) {
+    if (n->names[i].len) {
+      n->names[i] = snake_name(C, &n->names[i]);
+      size_t j = 0;
+      while (j < k && !(n->names[j].len == n->names[i].len &&
+                        !memcmp(n->names[j].s, n->names[i].s, n->names[i].len)))
+        j++;
+      if (j < k) {
+        expr(C, n->kids[j]);
+        n->kids[j] = n->kids[i];
+        continue;
+      }
+    }
+    n->names[k] = n->names[i];
+    n->kids[k++] = n->kids[i];
+  }
+  n->nkids = k;
+  n->nnames = k;
+}
+
+/* Where Twig 3.5 takes positional arguments only (block(), attribute(),
+ * the tests, and default on a variable, whose definedness probe reads its
+ * first argument by position), a named one is an error, at its value. */
+static bool reject_named(chk *C, const tpl_node *n, const char *what,
+                         const char *tail) {
+  for (size_t i = 0; i < n->nnames; i++)
+    if (n->names[i].len) {
+      ERR_START(C, n->kids[i],
+                "named arguments are not supported for %s \"%s\"%s", what,
+                n->name.s, tail);
+      return true;
+    }
+  return false;
+}
+
 /* Maps named arguments to positions by the callable's parameter names:
  * kids become positional with NULL for optional ones not given. */
 static void norm_args(chk *C, tpl_node *n, const tpl_callable *cb,
@@ -545,6 +606,11 @@ static tpl_node *filter(chk *C, tpl_node *n) {
   }
   n->callable = tpl_find_filter(nm->s, nm->len);
   bool is_default = tpl_name_is(nm, "default");
+  if (n->nnames &&
+      !(is_default &&
+        (n->a->kind == TPL_N_NAME || n->a->kind == TPL_N_GETATTR) &&
+        reject_named(C, n, "filter", " on a variable or attribute")))
+    merge_named(C, n);
   bool is_escape = tpl_name_is(nm, "escape") || tpl_name_is(nm, "e");
   if (!n->callable && !is_default && !is_escape)
     ERR(C, n, "unknown filter \"%s\"", nm->s);
@@ -597,6 +663,8 @@ static tpl_node *function(chk *C, tpl_node *n) {
   }
   if (tpl_name_is(nm, "block")) {
     loop_current(C);
+    if (reject_named(C, n, "function", ""))
+      return n;
     if (n->nkids < 1) {
       ERR(C, n, "the \"block\" function takes one argument (the block name)");
       return n;
@@ -611,6 +679,8 @@ static tpl_node *function(chk *C, tpl_node *n) {
     return n;
   }
   if (tpl_name_is(nm, "attribute")) {
+    if (reject_named(C, n, "function", ""))
+      return n;
     if (n->nkids < 2) {
       ERR(C, n,
           "the \"attribute\" function takes at least two arguments (the "
@@ -641,6 +711,8 @@ static tpl_node *function(chk *C, tpl_node *n) {
   n->callable = tpl_find_function(nm->s, nm->len);
   if (!n->callable)
     ERR(C, n, "unknown function \"%s\"", nm->s);
+  if (n->nnames)
+    merge_named(C, n);
   if ((tpl_name_is(nm, "include") || tpl_name_is(nm, "source")) && n->nkids)
     loc_at_start(n, n->kids[0]);
   if (tpl_name_is(nm, "include")) {
@@ -678,6 +750,7 @@ static tpl_node *test(chk *C, tpl_node *n) {
   n->callable = tpl_find_test(nm->s, nm->len);
   if (!n->callable)
     ERR(C, n, "unknown test \"%s\"", nm->s);
+  reject_named(C, n, "test", "");
   n->a = expr(C, n->a);
   norm_args(C, n, n->callable, "test");
   expr_kids(C, n);

@@ -1234,6 +1234,31 @@ static int next_kind(tpl_pctx *P, const tpl_tok **out) {
   case TPL_T_ARROW:
     return ARROW;
   case TPL_T_OP: {
+    const char *os = P->src + t->off;
+    if (P->prev_kind == '.' &&
+        ((*os >= 'a' && *os <= 'z') || (*os >= 'A' && *os <= 'Z'))) {
+      /* `obj. in`: Twig's parser takes any operator token spelt as a name
+       * after the dot as the attribute, spaces inside it made one */
+      tpl_tok *c = oc_arena_alloc(P->arena, sizeof *c);
+      *c = *t;
+      c->type = TPL_T_NAME;
+      c->op = 0;
+      char *n = oc_arena_alloc(P->arena, (size_t)t->len + 1);
+      size_t l = 0;
+      for (uint32_t i = 0; i < t->len; i++)
+        if (!(os[i] == ' ' || os[i] == '\t' || os[i] == '\n' ||
+              os[i] == '\r') ||
+            (l && n[l - 1] != ' '))
+          n[l++] = os[i] == ' ' || os[i] == '\t' || os[i] == '\n' ||
+                           os[i] == '\r'
+                       ? ' '
+                       : os[i];
+      n[l] = 0;
+      c->s = n;
+      c->slen = l;
+      *out = c;
+      return NAME;
+    }
     const tpl_tok *nt = op_as_name(P, t);
     if (!nt)
       return op_kind(t->op);

@@ -415,7 +415,7 @@ static void fn5(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
   {
     rt->loc = &L_33;
     const tpl_value a7[1] = {v0};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_label, 1, 0, a7, NULL, &L_34);
+    tpl_value v8 = tpl_call_macro(rt, ctx, self, -1, &N_label, 1, 0, a7, NULL, &L_34);
     tpl_out_value(rt, v8);
   }
 #line 5 "themes/sample/macros.html.twig"
@@ -633,7 +633,7 @@ static void fn8(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
   {
     rt->loc = &L_64;
     const tpl_value a25[1] = {v23};
-    tpl_value v26 = tpl_call_macro(rt, self, 0, &N_label, 1, 0, a25, NULL, &L_65);
+    tpl_value v26 = tpl_call_macro(rt, ctx, self, 0, &N_label, 1, 0, a25, NULL, &L_65);
     tpl_out_value(rt, v26);
   }
 #line 14 "themes/sample/page.html.twig"

@@ -1183,21 +1183,37 @@ void tpl_display_parent_block(tpl_rt *rt, const tpl_block_def *def,
   if (!def)
     tpl_fail(rt, loc, "\"parent()\" can only be used in a block");
   /* Twig's displayParentBlock: the blocks the owner `use`s first, then
-   * the templates above the owner in the chain. */
+   * the templates above the owner in the chain, by the name the block has
+   * in its owner's source (not the one a `use ... with` gave a copy). */
+  const tpl_name *name = &def->name;
+  for (size_t i = 0; i < def->owner->nblocks; i++)
+    if (def->owner->blocks[i].fn == def->fn &&
+        def->owner->blocks[i].node == def->node)
+      name = &def->owner->blocks[i].name;
   const tpl_tinfo *oi = tpl_tinfo_get(rt, def->owner, NULL);
-  const tpl_block_def *next =
-      tpl_defs_find(oi->traits, oi->ntraits, &def->name);
-  if (!next) {
+  const tpl_block_def *next = tpl_defs_find(oi->traits, oi->ntraits, name);
+  if (next) {
+    /* Twig asks the used template for its block of that name, so a block
+     * renamed by `use` has no parent under its new name (Twig 3.5's
+     * displayParentBlock) unless that template has one so named. */
+    const tpl_tinfo *ui = tpl_tinfo_get(rt, next->owner, NULL);
+    next = tpl_defs_find(ui->own.defs, ui->own.len, name);
+    if (!next)
+      tpl_fail(rt, loc,
+               "block \"%.*s\" should not call parent() as the block does "
+               "not exist in the parent template \"%s\"",
+               (int)name->len, name->s, ui->t->name);
+  } else {
     size_t i = 0;
     while (i < blocks->nchain && blocks->chain[i] != def->owner)
       i++;
     for (i++; i < blocks->nchain && !next; i++) {
       const tpl_tinfo *pi = tpl_tinfo_get(rt, blocks->chain[i], NULL);
-      next = tpl_defs_find(pi->own.defs, pi->own.len, &def->name);
+      next = tpl_defs_find(pi->own.defs, pi->own.len, name);
     }
   }
   if (!next)
-    tpl_block_missing(rt, def->name.s, def->name.len, loc);
+    tpl_block_missing(rt, name->s, name->len, loc);
   tpl_run_block(rt, next, ctx, blocks, loc);
 }
 
@@ -1351,27 +1367,35 @@ bool tpl_macro_defined(tpl_rt *rt, const tpl_template *self, int slot,
 }
 
 /* The macro in t or, when t lacks it, in the nearest parent that has it
- * (Twig's twig_call_macro); parents named by literals only. A chain longer
- * than TPL_MAX_DEPTH is an extends cycle, which displaying it reports. */
-static const tpl_macro_def *tpl_macro_find_up(tpl_rt *rt, const tpl_template *t,
+ * (Twig's twig_call_macro), a computed parent evaluated in the caller's
+ * ctx each time, as Twig's getParent($context) does. A chain longer than
+ * TPL_MAX_DEPTH is an extends cycle, which displaying it reports. */
+static const tpl_macro_def *tpl_macro_find_up(tpl_rt *rt, tpl_ctx *ctx,
+                                              const tpl_template *t,
                                               const tpl_name *name,
                                               const tpl_loc *loc) {
   for (int up = 0; t && up <= TPL_MAX_DEPTH; up++) {
     const tpl_macro_def *def = tpl_macro_find(t, name);
-    if (def || !t->parent_name)
+    if (def)
       return def;
-    t = tpl_resolve(rt, tpl_str(t->parent_name, strlen(t->parent_name)),
-                    false, loc);
+    tpl_value parent;
+    if (t->parent_name)
+      parent = tpl_str(t->parent_name, strlen(t->parent_name));
+    else if (t->parent_of)
+      parent = t->parent_of(rt, t, ctx);
+    else
+      return NULL;
+    t = tpl_resolve(rt, parent, false, loc);
   }
   return NULL;
 }
 
-tpl_value tpl_call_macro(tpl_rt *rt, const tpl_template *self, int slot,
-                         const tpl_name *name, int npos, int nnamed,
+tpl_value tpl_call_macro(tpl_rt *rt, tpl_ctx *ctx, const tpl_template *self,
+                         int slot, const tpl_name *name, int npos, int nnamed,
                          const tpl_value *argv, const tpl_name *names,
                          const tpl_loc *loc) {
-  const tpl_macro_def *def =
-      tpl_macro_find_up(rt, tpl_import_target(rt, self, slot), name, loc);
+  const tpl_macro_def *def = tpl_macro_find_up(
+      rt, ctx, tpl_import_target(rt, self, slot), name, loc);
   if (!def)
     tpl_fail(rt, loc, "unknown macro \"%.*s\"", (int)name->len, name->s);
   tpl_depth_enter(rt, loc);

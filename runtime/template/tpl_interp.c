@@ -286,7 +286,7 @@ static tpl_value ip_eval(ip_frame *f, tpl_ctx *ctx, const tpl_node *n) {
     for (size_t i = 0; i < n->nkids; i++)
       argv[i] = n->kids[i] ? ip_eval(f, ctx, n->kids[i]) : tpl_null();
     size_t npos = n->n <= n->nkids ? n->n : n->nkids;
-    return tpl_call_macro(rt, f->self, n->index, &n->name, (int)npos,
+    return tpl_call_macro(rt, ctx, f->self, n->index, &n->name, (int)npos,
                           (int)(n->nkids - npos), argv, n->names, &n->loc);
   }
   case TPL_N_ARROW:
@@ -463,6 +463,18 @@ static void ip_body(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx,
   }
 }
 
+/* A computed parent's name, for a macro looked up in the parents: the
+ * extends expression in the caller's ctx, with the template's own blocks
+ * as a macro has them. */
+static tpl_value ip_parent_of(tpl_rt *rt, const tpl_template *self,
+                              tpl_ctx *ctx) {
+  const tpl_ast_template *ast = self->ast;
+  ip_frame f = {rt, self, tpl_blocks_of(rt, self), NULL, tpl_null()};
+  return ip_eval(&f, ctx,
+                 ast->parent->kind == TPL_N_EXTENDS ? ast->parent->a
+                                                    : ast->parent);
+}
+
 static void ip_block(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx,
                      const tpl_blocks *blocks) {
   const tpl_ast_block *b = def->node;
@@ -528,6 +540,8 @@ const tpl_template *tpl_interp_build(oc_arena *arena, tpl_ast_template *ast) {
       ast->parent->value.type == TPL_STR)
     t->parent_name = oc_arena_strndup(arena, ast->parent->value.u.s,
                                       ast->parent->value.len);
+  else if (ast->parent)
+    t->parent_of = ip_parent_of;
 
   tpl_block_def *blocks = oc_arena_calloc(arena, ast->nblocks + 1, sizeof *blocks);
   for (size_t i = 0; i < ast->nblocks; i++) {

@@ -267,6 +267,11 @@ static tpl_ast_template *ld_outline(tpl_loader *l, const tpl_template *t) {
     p->kind = TPL_N_CONST;
     p->value = tpl_str(t->parent_name, strlen(t->parent_name));
     a->parent = p;
+  } else if (t->parent_of) {
+    /* a computed parent: the checker cannot follow it */
+    tpl_node *p = oc_arena_calloc(l->arena, 1, sizeof *p);
+    p->kind = TPL_N_NAME;
+    a->parent = p;
   }
   return a;
 }

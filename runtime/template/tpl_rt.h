@@ -153,6 +153,10 @@ struct tpl_template {
    * otherwise: a macro a template does not define is looked up in its
    * parents, as Twig's twig_call_macro does. */
   const char *parent_name;
+  /* When `extends` takes any other expression: evaluates it in ctx (a
+   * caller's context: Twig's twig_call_macro asks getParent($context) for
+   * a macro the template lacks). NULL otherwise. */
+  tpl_value (*parent_of)(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx);
   const void *ast; /* interpreter only */
 };
 
@@ -683,10 +687,12 @@ void tpl_embed(tpl_rt *rt, const tpl_template *self, size_t index,
 void tpl_import(tpl_rt *rt, const tpl_template *self, int slot, tpl_value name,
                 const tpl_loc *loc);
 /* Calls macro `name` of the template bound to self's slot (slot -1: self),
- * or of the nearest of its parents (named by literals) that defines it,
- * as Twig does. Named arguments follow the positional ones: names[i] for
- * argv[npos + i]. Returns the output as a safe string. */
-tpl_value tpl_call_macro(tpl_rt *rt, const tpl_template *self, int slot,
+ * or of the nearest of its parents that defines it, as Twig does: a
+ * computed parent is evaluated in the caller's ctx. Named arguments follow
+ * the positional ones: names[i] for argv[npos + i]. Returns the output as
+ * a safe string. */
+tpl_value tpl_call_macro(tpl_rt *rt, tpl_ctx *ctx, const tpl_template *self,
+                         int slot,
                          const tpl_name *name, int npos, int nnamed,
                          const tpl_value *argv, const tpl_name *names,
                          const tpl_loc *loc);

@@ -366,19 +366,21 @@ static void calls_main(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx,
   tpl_import(rt, self, 0, tpl_cstr("m.twig"), &L1);
   tpl_ctx_set(rt, ctx, &N_x, tpl_int(1));
   tpl_value args[3] = {tpl_int(1), tpl_int(2), tpl_int(3)};
-  tpl_out_escaped(rt, tpl_call_macro(rt, self, 0, &N_f, 3, 0, args, NULL, &L1),
+  tpl_out_escaped(rt,
+                  tpl_call_macro(rt, ctx, self, 0, &N_f, 3, 0, args, NULL, &L1),
                   TPL_ESC_HTML);
   OUT(rt, "|");
   tpl_value named[2] = {tpl_cstr("B"), tpl_cstr("A")};
   tpl_name names[2] = {N_b, N_a};
+  tpl_out_escaped(
+      rt, tpl_call_macro(rt, ctx, self, 0, &N_f, 0, 2, named, names, &L1),
+      TPL_ESC_HTML);
+  OUT(rt, "|");
   tpl_out_escaped(rt,
-                  tpl_call_macro(rt, self, 0, &N_f, 0, 2, named, names, &L1),
+                  tpl_call_macro(rt, ctx, self, 0, &N_g, 0, 0, NULL, NULL, &L1),
                   TPL_ESC_HTML);
   OUT(rt, "|");
-  tpl_out_escaped(rt, tpl_call_macro(rt, self, 0, &N_g, 0, 0, NULL, NULL, &L1),
-                  TPL_ESC_HTML);
-  OUT(rt, "|");
-  tpl_value r = tpl_call_macro(rt, self, 0, &N_f, 0, 0, NULL, NULL, &L1);
+  tpl_value r = tpl_call_macro(rt, ctx, self, 0, &N_f, 0, 0, NULL, NULL, &L1);
   CHECK(r.safe);
   tpl_out_escaped(rt, r, TPL_ESC_HTML);
   OUT(rt, "|");
@@ -395,7 +397,7 @@ static void badcall_main(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx,
   tpl_import(rt, self, 0, tpl_cstr("m.twig"), &L1);
   tpl_value a[1] = {tpl_int(1)};
   tpl_name zz = nm("zz");
-  tpl_call_macro(rt, self, 0, &N_f, 0, 1, a, &zz, &L1);
+  tpl_call_macro(rt, ctx, self, 0, &N_f, 0, 1, a, &zz, &L1);
 }
 static tpl_template T_badcall = {.name = "badcall.twig", .body = badcall_main};
 
