@@ -768,9 +768,51 @@ static const char *hook_code_html(void *user, const char *lang,
   return render_block(c, "code.twig", m);
 }
 
+/* A language code was given in that has no grammar: its blocks and the
+ * first of them. */
+typedef struct bk_plain_lang {
+  const char *lang, *file;
+  unsigned line;
+  size_t blocks;
+} bk_plain_lang;
+
+static void note_plain_lang(bk_edition *e, const char *lang,
+                            const char *file, unsigned line) {
+  e->nplain_blocks++;
+  for (size_t i = 0; i < e->nplain_langs; i++)
+    if (!strcmp(e->plain_langs[i].lang, lang)) {
+      e->plain_langs[i].blocks++;
+      return;
+    }
+  e->plain_langs = oc_arena_grow_array(e->a, e->plain_langs, e->nplain_langs,
+                                       &e->cplain_langs, e->nplain_langs + 1,
+                                       sizeof *e->plain_langs);
+  e->plain_langs[e->nplain_langs++] = (bk_plain_lang){
+      oc_arena_strndup(e->a, lang, strlen(lang)), file, line, 1};
+}
+
+/* One note per language with no grammar, at its first block; the
+ * reporter says it once however many editions meet the same blocks. */
+static void report_plain_langs(bk_edition *e) {
+  for (size_t i = 0; i < e->nplain_langs; i++) {
+    const bk_plain_lang *p = &e->plain_langs[i];
+    if (p->blocks == 1)
+      oc_report(e->rep, OC_NOTE, p->file, p->line, 0,
+                "code in '%s' is set plain: no grammar of that name is "
+                "installed",
+                p->lang);
+    else
+      oc_report(e->rep, OC_NOTE, p->file, p->line, 0,
+                "code in '%s' is set plain in %zu blocks, the first here: "
+                "no grammar of that name is installed",
+                p->lang, p->blocks);
+  }
+  e->nplain_langs = 0;
+}
+
 /* A code block's text highlighted, or NULL (set plain): highlighting is
- * off, or the language has no grammar (a note at the block, which the
- * reporter says once however many editions meet it). */
+ * off, or the language has no grammar (counted for report_plain_langs),
+ * or the block is beyond the highlighter's caps (a note at the block). */
 static const char *hook_highlight(void *user, const char *lang,
                                   const char *code, size_t len,
                                   unsigned line) {
@@ -784,9 +826,13 @@ static const char *hook_highlight(void *user, const char *lang,
   oc_sb b;
   oc_sb_init(&b, e->a, len + len / 2 + 64);
   const char *why;
+  const char *file = c->it->file ? c->it->file : "config.yml";
   if (!bk_hl_html(hl, lang, code, len, &b, &why)) {
-    oc_report(e->rep, OC_NOTE, c->it->file ? c->it->file : "config.yml",
-              line, 0, "code in '%s' is set plain: %s", lang, why);
+    if (!bk_hl_resolve(hl, lang))
+      note_plain_lang(e, lang, file, line);
+    else
+      oc_report(e->rep, OC_NOTE, file, line, 0,
+                "code in '%s' is set plain: %s", lang, why);
     return NULL;
   }
   return oc_sb_cstr(&b);
@@ -1061,6 +1107,7 @@ static int render_md(bk_edition *e, size_t i, const char *src, size_t len,
   }
   c->misses++;
   count_rep counted = {e->rep, 0};
+  size_t plain_before = e->nplain_blocks;
   oc_reporter wrap = {count_diag, &counted};
   const oc_reporter *saved = e->rep;
   e->rep = &wrap;
@@ -1073,7 +1120,8 @@ static int render_md(bk_edition *e, size_t i, const char *src, size_t len,
   uint64_t after = before;
   for (size_t k = 0; rc == 0 && k < out->nids; k++)
     after = bk_idset_digest_with(after, out->ids[k]);
-  bool keep = rc == 0 && !counted.n && after == bk_idset_digest(e->ids);
+  bool keep = rc == 0 && !counted.n && e->nplain_blocks == plain_before &&
+              after == bk_idset_digest(e->ids);
   if (slot) {
     oc_arena_free(slot->a);
     *slot = c->slots[--c->n];
@@ -1381,6 +1429,7 @@ int bk_edition_load_items(bk_edition *e) {
     if (load_item(e, it, i) != 0)
       rc = -1;
   }
+  report_plain_langs(e);
   if (rc != 0 || e->errors)
     return -1;
   check_links(e);
