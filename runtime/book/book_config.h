@@ -102,9 +102,12 @@ char *bk_read_book_file(const char *book_dir, const char *rel, size_t *len,
 
 /* ---- labels and titles ---------------------------------------------- */
 
+/* The codes of the built-in languages, sorted, separated by a space
+ * ("ca de en … zh"), in a.*/
+const char *bk_i18n_languages(oc_arena *a);
 /* The labels (`label:` map: appendix and chapter are lists of 6 templates,
  * figure, table, part… templates, date_format…) and titles (`title:` map)
- * for language lang, built in for ca de en es eu fr it nl ro zh, deep-
+ * for language lang, built in for bk_i18n_languages()'s, deep-
  * merged with the book's Resources/Translations/{<edition>,<format>,.}/
  * {labels,titles}.<lang>.yml (first found of each; html_chunked also
  * looks in `htmlchunked/`). A regional variant ("fr_CA") uses its

@@ -910,7 +910,7 @@ static const char skeleton_config[] =
     "    title:            \"%s\"\n"
     "    author:           \"Change this: Author Name\"\n"
     "    edition:          \"First edition\"\n"
-    "    language:         en        # ca de en es eu fr it nl ro zh\n"
+    "    language:         en        # %s\n"
     "    publication_date: ~         # ~ means the day you publish\n"
     "\n"
     "    # The book's parts, in reading order. Element types: "
@@ -1033,7 +1033,7 @@ static int cmd_new(const char *title, const char *parent) {
   quoted[q] = 0;
   char path[PATH_MAX + 32], text[sizeof skeleton_config + 1200];
   int rc = 0;
-  snprintf(text, sizeof text, skeleton_config, quoted);
+  snprintf(text, sizeof text, skeleton_config, quoted, bk_i18n_languages(a));
   snprintf(path, sizeof path, "%s/config.yml", dir);
   rc |= write_text(path, text);
   snprintf(path, sizeof path, "%s/Contents/images", dir);
