@@ -194,6 +194,18 @@ add_test(NAME books_pdf_print
                  $<TARGET_FILE:publish> ${BOOKS_DIR}/pdf/print)
 set_tests_properties(books_pdf_print PROPERTIES
                      LABELS books TIMEOUT 120 SKIP_RETURN_CODE 77)
+# Spreads with a custom cover (test_pdf_spreads.py, tests/books/pdf/
+# spreads/): a cover.pdf or cover.png in a two-sided edition is followed
+# by a blank inside cover; every word of every page inside the text block
+# of its side by physical page (pdftotext -bbox-layout); items open on
+# right-hand pages; the labels; one-sided editions without the blank.
+octavo_require(req_pdf_spreads books_pdf_spreads ${need_py}
+               ${OCTAVO_NEEDS_PDFTOOLS} ${OCTAVO_NEEDS_PDF_BOOKS})
+add_test(NAME books_pdf_spreads
+         COMMAND ${req_pdf_spreads} ${OCTAVO_PY} ${BOOKS_DIR}/test_pdf_spreads.py
+                 $<TARGET_FILE:publish> ${BOOKS_DIR}/pdf/spreads)
+set_tests_properties(books_pdf_spreads PROPERTIES
+                     LABELS books TIMEOUT 300 SKIP_RETURN_CODE 77)
 # The bundled tech theme (themes/tech/): the user guide published with
 # `theme: tech` on every edition (themed.py edits its copy), through the
 # same validators as clean: links and the Nu HTML checker, EPUBCheck and
