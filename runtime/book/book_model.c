@@ -1239,6 +1239,48 @@ static int load_item(bk_edition *e, bk_item *it, size_t i) {
   return 0;
 }
 
+static void say_nothing(void *user, oc_severity sev, const char *file,
+                        unsigned line, unsigned col, const char *msg) {
+  (void)user, (void)sev, (void)file, (void)line, (void)col, (void)msg;
+}
+
+/* An item that editions: or formats: leave out of this edition: its ids,
+ * read with nothing said into a set of their own, so that a link to it
+ * says why it leads nowhere here. Its mistakes are the other editions'
+ * to report. */
+static void left_out_item(bk_edition *e, tpl_value config, size_t i) {
+  if (!e->left_out_ids)
+    e->left_out_ids = bk_idset_new(e->a);
+  bk_item it = {0};
+  it.config = config;
+  it.element = bk_get_str(e->a, config, "element", "");
+  it.number = bk_get_str(e->a, config, "number", "");
+  if (!is_builtin(it.element) &&
+      !bk_has_template(e, oc_arena_printf(e->a, "%s.twig", it.element)))
+    return;
+  oc_reporter silent = {say_nothing, NULL};
+  const oc_reporter *saved = e->rep;
+  int errors = e->errors;
+  e->rep = &silent;
+  const char *src = NULL;
+  size_t len = 0;
+  if (item_source(e, &it, i, &src, &len) == 0 && src) {
+    bk_md_options mo;
+    memset(&mo, 0, sizeof mo);
+    mo.file = it.file ? it.file : "config.yml";
+    mo.first_line = 1;
+    mo.id_prefix = it.number[0] ? it.number : it.element;
+    mo.extract_title = true;
+    mo.ids = e->left_out_ids;
+    mo.slugger = e->slugger;
+    mo.report = &silent;
+    bk_md_result md;
+    bk_md_render(e->a, src, len, &mo, &md);
+  }
+  e->rep = saved;
+  e->errors = errors;
+}
+
 /* An entry of app.get('publishing.list.images'|'…tables'): the figure or
  * table as `item`, the item that holds it as `element`. */
 static tpl_value float_entry(bk_edition *e, tpl_map *holder, int number,
@@ -1308,11 +1350,19 @@ static void check_links(bk_edition *e) {
       if (!l->target[0] || bk_idset_has(e->ids, l->target))
         continue;
       dead = true;
-      oc_report(e->rep, OC_WARNING, it->file ? it->file : "config.yml", l->line,
-                l->col,
-                "link to '#%s', which is not an id anywhere in the book; it "
-                "is printed as plain text",
-                l->target);
+      if (e->left_out_ids && bk_idset_has(e->left_out_ids, l->target))
+        oc_report(e->rep, OC_WARNING, it->file ? it->file : "config.yml",
+                  l->line, l->col,
+                  "link to '#%s', which is in an item that 'editions' or "
+                  "'formats' leave out of edition '%s'; it is printed as "
+                  "plain text there",
+                  l->target, e->name);
+      else
+        oc_report(e->rep, OC_WARNING, it->file ? it->file : "config.yml",
+                  l->line, l->col,
+                  "link to '#%s', which is not an id anywhere in the book; "
+                  "it is printed as plain text",
+                  l->target);
     }
     if (!dead)
       continue;
@@ -1418,16 +1468,31 @@ int bk_edition_load_items(bk_edition *e) {
               "chapters under 'contents:'");
     return -1;
   }
-  e->nitems = contents.u.list->len;
-  e->items = oc_arena_calloc(e->a, e->nitems, sizeof *e->items);
+  size_t n = contents.u.list->len;
+  e->items = oc_arena_calloc(e->a, n, sizeof *e->items);
+  e->nitems = 0;
   int rc = 0;
-  for (size_t i = 0; i < e->nitems; i++) {
-    bk_item *it = &e->items[i];
-    it->config = contents.u.list->items[i];
+  for (size_t i = 0; i < n; i++) {
+    tpl_value config = contents.u.list->items[i];
+    /* an item for other editions only (editions:, formats:) is left out
+       before anything counts it: numbering, the TOC, ids, the index */
+    if (!bk_item_in_edition(config, e->name, e->format)) {
+      left_out_item(e, config, i);
+      continue;
+    }
+    bk_item *it = &e->items[e->nitems++];
+    it->config = config;
     it->element = bk_get_str(e->a, it->config, "element", "");
     it->number = bk_get_str(e->a, it->config, "number", "");
     if (load_item(e, it, i) != 0)
       rc = -1;
+  }
+  if (!e->nitems) {
+    report_at(e, OC_ERROR, "book.contents",
+              "edition '%s' has no contents: every item's 'editions' or "
+              "'formats' leaves it out",
+              e->name);
+    return -1;
   }
   report_plain_langs(e);
   if (rc != 0 || e->errors)

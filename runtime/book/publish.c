@@ -392,10 +392,15 @@ static void confine(const char *book_dir, const bk_options *opt, bool list,
                     bool runner, bool serving, const oc_reporter *rep) {
   char why[512];
   int abi = 0;
-  if (!opt->no_sandbox)
-    abi = bk_sandbox_enter(book_dir, opt->theme_dir, !list,
+  if (!opt->no_sandbox) {
+    oc_arena *a = oc_arena_new();
+    size_t nimports;
+    const char **imports = bk_config_imports(a, book_dir, &nimports);
+    abi = bk_sandbox_enter(book_dir, opt->theme_dir, imports, nimports, !list,
                            (!list && !opt->no_scripts) || runner, why,
                            sizeof why);
+    oc_arena_free(a);
+  }
   if (opt->verbosity <= 0)
     return;
   if (opt->no_sandbox)

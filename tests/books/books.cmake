@@ -194,6 +194,15 @@ add_test(NAME books_pdf_print
                  $<TARGET_FILE:publish> ${BOOKS_DIR}/pdf/print)
 set_tests_properties(books_pdf_print PROPERTIES
                      LABELS books TIMEOUT 120 SKIP_RETURN_CODE 77)
+# Content per edition and a series of books (test_series.py): items kept
+# to some editions by `editions:` and `formats:` in every format (pages,
+# TOC, search index, EPUB, PDF), links into left-out items, `import:` of
+# the series' config.yml (read under the sandbox), and their mistakes.
+octavo_require(req_series books_series ${need_py} ${OCTAVO_NEEDS_PDFTOOLS})
+add_test(NAME books_series
+         COMMAND ${req_series} ${OCTAVO_PY} ${BOOKS_DIR}/test_series.py
+                 $<TARGET_FILE:publish>)
+set_tests_properties(books_series PROPERTIES LABELS books TIMEOUT 300)
 # Spreads with a custom cover (test_pdf_spreads.py, tests/books/pdf/
 # spreads/): a cover.pdf or cover.png in a two-sided edition is followed
 # by a blank inside cover; every word of every page inside the text block
