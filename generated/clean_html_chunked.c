@@ -635,93 +635,96 @@ static const tpl_loc L_525 = {F_15, 5, 195};
 static const tpl_loc L_526 = {F_15, 5, 212};
 static const tpl_loc L_527 = {F_15, 5, 219};
 static const tpl_loc L_528 = {F_15, 5, 265};
-static const tpl_loc L_529 = {F_15, 6, 51};
-static const tpl_loc L_530 = {F_15, 6, 58};
-static const tpl_loc L_531 = {F_15, 6, 95};
-static const tpl_loc L_532 = {F_15, 7, 74};
-static const tpl_loc L_533 = {F_15, 7, 81};
-static const tpl_loc L_534 = {F_15, 7, 118};
-static const tpl_loc L_535 = {F_15, 13, 14};
-static const tpl_loc L_536 = {F_15, 14, 14};
+static const tpl_loc L_529 = {F_15, 5, 282};
+static const tpl_loc L_530 = {F_15, 5, 289};
+static const tpl_loc L_531 = {F_15, 5, 351};
+static const tpl_loc L_532 = {F_15, 6, 51};
+static const tpl_loc L_533 = {F_15, 6, 58};
+static const tpl_loc L_534 = {F_15, 6, 95};
+static const tpl_loc L_535 = {F_15, 7, 74};
+static const tpl_loc L_536 = {F_15, 7, 81};
+static const tpl_loc L_537 = {F_15, 7, 118};
+static const tpl_loc L_538 = {F_15, 13, 14};
+static const tpl_loc L_539 = {F_15, 14, 14};
 static const char F_16[] = "style.css.twig";
-static const tpl_loc L_537 = {F_16, 6, 33};
-static const tpl_loc L_538 = {F_16, 7, 28};
-static const tpl_loc L_539 = {F_16, 8, 34};
-static const tpl_loc L_540 = {F_16, 9, 31};
-static const tpl_loc L_541 = {F_16, 10, 28};
-static const tpl_loc L_542 = {F_16, 11, 31};
-static const tpl_loc L_543 = {F_16, 12, 30};
-static const tpl_loc L_544 = {F_16, 13, 29};
-static const tpl_loc L_545 = {F_16, 14, 30};
-static const tpl_loc L_546 = {F_16, 15, 34};
-static const tpl_loc L_547 = {F_16, 16, 22};
-static const tpl_loc L_548 = {F_16, 16, 25};
-static const tpl_loc L_549 = {F_16, 16, 33};
+static const tpl_loc L_540 = {F_16, 6, 33};
+static const tpl_loc L_541 = {F_16, 7, 28};
+static const tpl_loc L_542 = {F_16, 8, 34};
+static const tpl_loc L_543 = {F_16, 9, 31};
+static const tpl_loc L_544 = {F_16, 10, 28};
+static const tpl_loc L_545 = {F_16, 11, 31};
+static const tpl_loc L_546 = {F_16, 12, 30};
+static const tpl_loc L_547 = {F_16, 13, 29};
+static const tpl_loc L_548 = {F_16, 14, 30};
+static const tpl_loc L_549 = {F_16, 15, 34};
+static const tpl_loc L_550 = {F_16, 16, 22};
+static const tpl_loc L_551 = {F_16, 16, 25};
+static const tpl_loc L_552 = {F_16, 16, 33};
 static const tpl_name N_format = {"format", 6u, 0xb99d8552u};
-static const tpl_loc L_550 = {F_16, 16, 100};
-static const tpl_loc L_551 = {F_16, 17, 29};
-static const tpl_loc L_552 = {F_16, 6, 10};
+static const tpl_loc L_553 = {F_16, 16, 100};
+static const tpl_loc L_554 = {F_16, 17, 29};
+static const tpl_loc L_555 = {F_16, 6, 10};
 static const tpl_name N_variables = {"variables", 9u, 0x29ab62c2u};
-static const tpl_loc L_553 = {F_16, 7, 10};
+static const tpl_loc L_556 = {F_16, 7, 10};
 static const tpl_name N_base = {"base", 4u, 0x3ddc94d8u};
-static const tpl_loc L_554 = {F_16, 8, 10};
+static const tpl_loc L_557 = {F_16, 8, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_555 = {F_16, 9, 10};
-static const tpl_loc L_556 = {F_16, 10, 10};
+static const tpl_loc L_558 = {F_16, 9, 10};
+static const tpl_loc L_559 = {F_16, 10, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_557 = {F_16, 11, 10};
+static const tpl_loc L_560 = {F_16, 11, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_558 = {F_16, 12, 10};
+static const tpl_loc L_561 = {F_16, 12, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_559 = {F_16, 13, 10};
-static const tpl_loc L_560 = {F_16, 14, 10};
+static const tpl_loc L_562 = {F_16, 13, 10};
+static const tpl_loc L_563 = {F_16, 14, 10};
 static const tpl_name N_layout = {"layout", 6u, 0xcac17cffu};
-static const tpl_loc L_561 = {F_16, 15, 10};
+static const tpl_loc L_564 = {F_16, 15, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_562 = {F_16, 16, 10};
+static const tpl_loc L_565 = {F_16, 16, 10};
 static const tpl_name N_search = {"search", 6u, 0x803328a9u};
-static const tpl_loc L_563 = {F_16, 17, 10};
+static const tpl_loc L_566 = {F_16, 17, 10};
 static const tpl_name N_print = {"print", 5u, 0x16378a88u};
-static const tpl_loc L_564 = {F_16, 18, 10};
+static const tpl_loc L_567 = {F_16, 18, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
 static const char F_17[] = "table.twig";
-static const tpl_loc L_565 = {F_17, 4, 4};
-static const tpl_loc L_566 = {F_17, 4, 20};
-static const tpl_loc L_567 = {F_17, 4, 25};
-static const tpl_loc L_568 = {F_17, 4, 39};
+static const tpl_loc L_568 = {F_17, 4, 4};
+static const tpl_loc L_569 = {F_17, 4, 20};
+static const tpl_loc L_570 = {F_17, 4, 25};
+static const tpl_loc L_571 = {F_17, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_569 = {F_17, 5, 25};
-static const tpl_loc L_570 = {F_17, 5, 28};
-static const tpl_loc L_571 = {F_17, 5, 33};
-static const tpl_loc L_572 = {F_17, 5, 45};
-static const tpl_loc L_573 = {F_17, 6, 4};
-static const tpl_loc L_574 = {F_17, 6, 7};
-static const tpl_loc L_575 = {F_17, 7, 31};
-static const tpl_loc L_576 = {F_17, 7, 51};
-static const tpl_loc L_577 = {F_17, 8, 5};
-static const tpl_loc L_578 = {F_17, 8, 13};
-static const tpl_loc L_579 = {F_17, 8, 41};
-static const tpl_loc L_580 = {F_17, 8, 67};
-static const tpl_loc L_581 = {F_17, 8, 75};
-static const tpl_loc L_582 = {F_17, 8, 108};
-static const tpl_loc L_583 = {F_17, 8, 116};
-static const tpl_loc L_584 = {F_17, 11, 42};
-static const tpl_loc L_585 = {F_17, 11, 103};
-static const tpl_loc L_586 = {F_17, 12, 1};
-static const tpl_loc L_587 = {F_17, 12, 9};
+static const tpl_loc L_572 = {F_17, 5, 25};
+static const tpl_loc L_573 = {F_17, 5, 28};
+static const tpl_loc L_574 = {F_17, 5, 33};
+static const tpl_loc L_575 = {F_17, 5, 45};
+static const tpl_loc L_576 = {F_17, 6, 4};
+static const tpl_loc L_577 = {F_17, 6, 7};
+static const tpl_loc L_578 = {F_17, 7, 31};
+static const tpl_loc L_579 = {F_17, 7, 51};
+static const tpl_loc L_580 = {F_17, 8, 5};
+static const tpl_loc L_581 = {F_17, 8, 13};
+static const tpl_loc L_582 = {F_17, 8, 41};
+static const tpl_loc L_583 = {F_17, 8, 67};
+static const tpl_loc L_584 = {F_17, 8, 75};
+static const tpl_loc L_585 = {F_17, 8, 108};
+static const tpl_loc L_586 = {F_17, 8, 116};
+static const tpl_loc L_587 = {F_17, 11, 42};
+static const tpl_loc L_588 = {F_17, 11, 103};
+static const tpl_loc L_589 = {F_17, 12, 1};
+static const tpl_loc L_590 = {F_17, 12, 9};
 static const char F_18[] = "title.md.twig";
-static const tpl_loc L_588 = {F_18, 3, 3};
-static const tpl_loc L_589 = {F_18, 3, 6};
-static const tpl_loc L_590 = {F_18, 3, 11};
-static const tpl_loc L_591 = {F_18, 3, 17};
-static const tpl_loc L_592 = {F_18, 5, 4};
-static const tpl_loc L_593 = {F_18, 5, 12};
-static const tpl_loc L_594 = {F_18, 6, 24};
-static const tpl_loc L_595 = {F_18, 6, 39};
-static const tpl_loc L_596 = {F_18, 9, 4};
-static const tpl_loc L_597 = {F_18, 9, 12};
-static const tpl_loc L_598 = {F_18, 10, 25};
-static const tpl_loc L_599 = {F_18, 10, 41};
+static const tpl_loc L_591 = {F_18, 3, 3};
+static const tpl_loc L_592 = {F_18, 3, 6};
+static const tpl_loc L_593 = {F_18, 3, 11};
+static const tpl_loc L_594 = {F_18, 3, 17};
+static const tpl_loc L_595 = {F_18, 5, 4};
+static const tpl_loc L_596 = {F_18, 5, 12};
+static const tpl_loc L_597 = {F_18, 6, 24};
+static const tpl_loc L_598 = {F_18, 6, 39};
+static const tpl_loc L_599 = {F_18, 9, 4};
+static const tpl_loc L_600 = {F_18, 9, 12};
+static const tpl_loc L_601 = {F_18, 10, 25};
+static const tpl_loc L_602 = {F_18, 10, 41};
 
 static const tpl_template T0;
 static const tpl_template T1;
@@ -5276,13 +5279,13 @@ static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         tpl_out_value(rt, v36);
       }
 #line 5 "themes/clean/html_chunked/partials/search.twig"
-      tpl_out(rt, "\">\n<label class=\"visually-hidden\" for=\"search-input\">", 53);
-#line 6 "themes/clean/html_chunked/partials/search.twig"
+      tpl_out(rt, "\" data-some=\"", 13);
+#line 5 "themes/clean/html_chunked/partials/search.twig"
       {
         rt->loc = &L_529;
         bool b37 = true;
         tpl_value v39 = tpl_str("getLabel", 8u);
-        tpl_value v40 = tpl_str("search", 6u);
+        tpl_value v40 = tpl_str("search_some", 11u);
         const tpl_value a41[1] = {v40};
         tpl_value v42 = tpl_call_method(rt, v11, v39, 1, a41, &L_530);
         tpl_value v38 = v42;
@@ -5290,16 +5293,15 @@ static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         if (b37 && !tpl_is_empty(rt, v38)) {
           v43 = v38;
         } else {
-          tpl_value v44 = tpl_str("Search", 6u);
+          tpl_value v44 = tpl_str("{shown} of {total} results", 26u);
           v43 = v44;
         }
         tpl_value v45 = tpl_escape_value(rt, v43, TPL_ESC_HTML, &L_531);
         tpl_out_value(rt, v45);
       }
+#line 5 "themes/clean/html_chunked/partials/search.twig"
+      tpl_out(rt, "\">\n<label class=\"visually-hidden\" for=\"search-input\">", 53);
 #line 6 "themes/clean/html_chunked/partials/search.twig"
-      tpl_out(rt, "</label>\n"
-                 "<input class=\"search-input\" id=\"search-input\" type=\"search\" placeholder=\"", 82);
-#line 7 "themes/clean/html_chunked/partials/search.twig"
       {
         rt->loc = &L_532;
         bool b46 = true;
@@ -5318,6 +5320,28 @@ static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         tpl_value v54 = tpl_escape_value(rt, v52, TPL_ESC_HTML, &L_534);
         tpl_out_value(rt, v54);
       }
+#line 6 "themes/clean/html_chunked/partials/search.twig"
+      tpl_out(rt, "</label>\n"
+                 "<input class=\"search-input\" id=\"search-input\" type=\"search\" placeholder=\"", 82);
+#line 7 "themes/clean/html_chunked/partials/search.twig"
+      {
+        rt->loc = &L_535;
+        bool b55 = true;
+        tpl_value v57 = tpl_str("getLabel", 8u);
+        tpl_value v58 = tpl_str("search", 6u);
+        const tpl_value a59[1] = {v58};
+        tpl_value v60 = tpl_call_method(rt, v11, v57, 1, a59, &L_536);
+        tpl_value v56 = v60;
+        tpl_value v61;
+        if (b55 && !tpl_is_empty(rt, v56)) {
+          v61 = v56;
+        } else {
+          tpl_value v62 = tpl_str("Search", 6u);
+          v61 = v62;
+        }
+        tpl_value v63 = tpl_escape_value(rt, v61, TPL_ESC_HTML, &L_537);
+        tpl_out_value(rt, v63);
+      }
 #line 7 "themes/clean/html_chunked/partials/search.twig"
       tpl_out(rt, "\" autocomplete=\"off\" spellcheck=\"false\" aria-controls=\"search-results\">\n"
                  "<div class=\"search-panel\">\n"
@@ -5328,14 +5352,14 @@ static void fn51(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
                  "<script src=\"", 227);
 #line 13 "themes/clean/html_chunked/partials/search.twig"
       {
-        rt->loc = &L_535;
+        rt->loc = &L_538;
         tpl_out_value(rt, v8);
       }
 #line 13 "themes/clean/html_chunked/partials/search.twig"
       tpl_out(rt, "search-index.js\" defer></script>\n<script src=\"", 46);
 #line 14 "themes/clean/html_chunked/partials/search.twig"
       {
-        rt->loc = &L_536;
+        rt->loc = &L_539;
         tpl_out_value(rt, v8);
       }
 #line 14 "themes/clean/html_chunked/partials/search.twig"
@@ -5355,9 +5379,9 @@ static void fn52(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 6 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_537;
+    rt->loc = &L_540;
     tpl_value v0 = tpl_str("css/variables.css.twig", 22u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_537);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_540);
   }
 }
 
@@ -5370,9 +5394,9 @@ static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 7 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_538;
+    rt->loc = &L_541;
     tpl_value v0 = tpl_str("css/base.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_538);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_541);
   }
 }
 
@@ -5385,9 +5409,9 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 8 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_539;
+    rt->loc = &L_542;
     tpl_value v0 = tpl_str("css/typography.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_539);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_542);
   }
 }
 
@@ -5400,9 +5424,9 @@ static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 9 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_540;
+    rt->loc = &L_543;
     tpl_value v0 = tpl_str("css/content.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_540);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_543);
   }
 }
 
@@ -5415,9 +5439,9 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 10 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_541;
+    rt->loc = &L_544;
     tpl_value v0 = tpl_str("css/code.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_541);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_544);
   }
 }
 
@@ -5430,9 +5454,9 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 11 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_542;
+    rt->loc = &L_545;
     tpl_value v0 = tpl_str("css/figures.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_542);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_545);
   }
 }
 
@@ -5445,9 +5469,9 @@ static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 12 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_543;
+    rt->loc = &L_546;
     tpl_value v0 = tpl_str("css/tables.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_543);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_546);
   }
 }
 
@@ -5460,9 +5484,9 @@ static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 13 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_544;
+    rt->loc = &L_547;
     tpl_value v0 = tpl_str("css/items.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_544);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_547);
   }
 }
 
@@ -5475,9 +5499,9 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 14 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_545;
+    rt->loc = &L_548;
     tpl_value v0 = tpl_str("css/layout.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_545);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_548);
   }
 }
 
@@ -5490,9 +5514,9 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 15 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_546;
+    rt->loc = &L_549;
     tpl_value v0 = tpl_str("css/navigation.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_546);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_549);
   }
 }
 
@@ -5508,9 +5532,9 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 16 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_547;
-    v0 = tpl_var(rt, ctx, self, &N_edition, &L_548);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_format, &L_549, &ic0);
+    rt->loc = &L_550;
+    v0 = tpl_var(rt, ctx, self, &N_edition, &L_551);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_format, &L_552, &ic0);
     tpl_value v2 = tpl_str("html_chunked", 12u);
     bool b3 = tpl_loose_eq(rt, v1, v2);
     if (b3) {
@@ -5537,9 +5561,9 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     if (b3) {
 #line 16 "themes/clean/common/style.css.twig"
       {
-        rt->loc = &L_550;
+        rt->loc = &L_553;
         tpl_value v12 = tpl_str("css/search.css.twig", 19u);
-        tpl_include(rt, ctx, v12, tpl_null(), false, false, &L_550);
+        tpl_include(rt, ctx, v12, tpl_null(), false, false, &L_553);
       }
     }
   }
@@ -5554,9 +5578,9 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 17 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_551;
+    rt->loc = &L_554;
     tpl_value v0 = tpl_str("css/print.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_551);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_554);
   }
 }
 
@@ -5579,68 +5603,68 @@ static void fn65(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "/* Octavo, theme \"clean\": HTML and website editions */\n", 55);
 #line 6 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_552;
-    tpl_display_block(rt, ctx, blocks, &N_variables, &L_552);
+    rt->loc = &L_555;
+    tpl_display_block(rt, ctx, blocks, &N_variables, &L_555);
   }
 #line 7 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_553;
-    tpl_display_block(rt, ctx, blocks, &N_base, &L_553);
+    rt->loc = &L_556;
+    tpl_display_block(rt, ctx, blocks, &N_base, &L_556);
   }
 #line 8 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_554;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_554);
+    rt->loc = &L_557;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_557);
   }
 #line 9 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_555;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_555);
+    rt->loc = &L_558;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_558);
   }
 #line 10 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_556;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_556);
+    rt->loc = &L_559;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_559);
   }
 #line 11 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_557;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_557);
+    rt->loc = &L_560;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_560);
   }
 #line 12 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_558;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_558);
+    rt->loc = &L_561;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_561);
   }
 #line 13 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_559;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_559);
+    rt->loc = &L_562;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_562);
   }
 #line 14 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_560;
-    tpl_display_block(rt, ctx, blocks, &N_layout, &L_560);
+    rt->loc = &L_563;
+    tpl_display_block(rt, ctx, blocks, &N_layout, &L_563);
   }
 #line 15 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_561;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_561);
+    rt->loc = &L_564;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_564);
   }
 #line 16 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_562;
-    tpl_display_block(rt, ctx, blocks, &N_search, &L_562);
+    rt->loc = &L_565;
+    tpl_display_block(rt, ctx, blocks, &N_search, &L_565);
   }
 #line 17 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_563;
-    tpl_display_block(rt, ctx, blocks, &N_print, &L_563);
+    rt->loc = &L_566;
+    tpl_display_block(rt, ctx, blocks, &N_print, &L_566);
   }
 #line 18 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_564;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_564);
+    rt->loc = &L_567;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_567);
   }
 }
 
@@ -5671,12 +5695,12 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_565;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_566);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_567, &ic0);
+    rt->loc = &L_568;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_569);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_570, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_568, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_571, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -5687,16 +5711,16 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_569;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_570);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_571, &ic2);
+    rt->loc = &L_572;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_573);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_574, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/clean/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_572;
+        rt->loc = &L_575;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/clean/common/table.twig"
@@ -5707,22 +5731,22 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_573;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_574);
+    rt->loc = &L_576;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_577);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/clean/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_575;
+        rt->loc = &L_578;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/clean/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_576;
+            rt->loc = &L_579;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/clean/common/table.twig"
@@ -5733,23 +5757,23 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_577;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_578, &ic3);
+        rt->loc = &L_580;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_581, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_579;
+            rt->loc = &L_582;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_580;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_581, &ic4);
+            rt->loc = &L_583;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_584, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/clean/common/table.twig"
@@ -5760,8 +5784,8 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_582;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_583, &ic5);
+        rt->loc = &L_585;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_586, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/clean/common/table.twig"
@@ -5772,7 +5796,7 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_584;
+    rt->loc = &L_587;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -5783,7 +5807,7 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_585;
+        rt->loc = &L_588;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/clean/common/table.twig"
@@ -5794,8 +5818,8 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_586;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_587, &ic6);
+    rt->loc = &L_589;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_590, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/clean/common/table.twig"
@@ -5821,26 +5845,26 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "# ", 2);
 #line 3 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_588;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_589);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_590, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_591);
+    rt->loc = &L_591;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_592);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_593, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_594);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/clean/contents/title.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 5 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_592;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_593, &ic1);
+    rt->loc = &L_595;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_596, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 6 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 6 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_594;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_595);
+        rt->loc = &L_597;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_598);
         tpl_out_value(rt, v5);
       }
 #line 6 "themes/clean/contents/title.md.twig"
@@ -5849,16 +5873,16 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_596;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_597, &ic2);
+    rt->loc = &L_599;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_600, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 10 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 10 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_598;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_599);
+        rt->loc = &L_601;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_602);
         tpl_out_value(rt, v8);
       }
 #line 10 "themes/clean/contents/title.md.twig"
@@ -5866,7 +5890,7 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     }
   }
 }
-#line 5870 "clean_html_chunked.c"
+#line 5894 "clean_html_chunked.c"
 
 /* chunk.twig */
 static const tpl_block_def T0_blocks[5] = {
@@ -7365,7 +7389,7 @@ static const char T26_source[] =
     "    written with the index search-index.js, fills the results and shows\n"
     "    the box, which stays hidden where scripts do not run. -#}\n"
     "{% if edition.search ?\? true %}\n"
-    "<div class=\"search\" role=\"search\" hidden data-root=\"{{ root }}\" data-none=\"{{ app.getLabel('search_none')|default('No results')|e }}\" data-one=\"{{ app.getLabel('search_one')|default('1 result')|e }}\" data-many=\"{{ app.getLabel('search_many')|default('%d results')|e }}\">\n"
+    "<div class=\"search\" role=\"search\" hidden data-root=\"{{ root }}\" data-none=\"{{ app.getLabel('search_none')|default('No results')|e }}\" data-one=\"{{ app.getLabel('search_one')|default('1 result')|e }}\" data-many=\"{{ app.getLabel('search_many')|default('%d results')|e }}\" data-some=\"{{ app.getLabel('search_some')|default('{shown} of {total} results')|e }}\">\n"
     "<label class=\"visually-hidden\" for=\"search-input\">{{ app.getLabel('search')|default('Search')|e }}</label>\n"
     "<input class=\"search-input\" id=\"search-input\" type=\"search\" placeholder=\"{{ app.getLabel('search')|default('Search')|e }}\" autocomplete=\"off\" spellcheck=\"false\" aria-controls=\"search-results\">\n"
     "<div class=\"search-panel\">\n"
@@ -7381,7 +7405,7 @@ static const tpl_template T26 = {
   .autoescape = TPL_ESC_NONE,
   .body = fn51,
   .source = T26_source,
-  .source_len = 1072,
+  .source_len = 1158,
   .ast = NULL,
 };
 

@@ -691,93 +691,96 @@ static const tpl_loc L_574 = {F_16, 5, 195};
 static const tpl_loc L_575 = {F_16, 5, 212};
 static const tpl_loc L_576 = {F_16, 5, 219};
 static const tpl_loc L_577 = {F_16, 5, 265};
-static const tpl_loc L_578 = {F_16, 6, 51};
-static const tpl_loc L_579 = {F_16, 6, 58};
-static const tpl_loc L_580 = {F_16, 6, 95};
-static const tpl_loc L_581 = {F_16, 7, 74};
-static const tpl_loc L_582 = {F_16, 7, 81};
-static const tpl_loc L_583 = {F_16, 7, 118};
-static const tpl_loc L_584 = {F_16, 13, 14};
-static const tpl_loc L_585 = {F_16, 14, 14};
+static const tpl_loc L_578 = {F_16, 5, 282};
+static const tpl_loc L_579 = {F_16, 5, 289};
+static const tpl_loc L_580 = {F_16, 5, 351};
+static const tpl_loc L_581 = {F_16, 6, 51};
+static const tpl_loc L_582 = {F_16, 6, 58};
+static const tpl_loc L_583 = {F_16, 6, 95};
+static const tpl_loc L_584 = {F_16, 7, 74};
+static const tpl_loc L_585 = {F_16, 7, 81};
+static const tpl_loc L_586 = {F_16, 7, 118};
+static const tpl_loc L_587 = {F_16, 13, 14};
+static const tpl_loc L_588 = {F_16, 14, 14};
 static const char F_17[] = "style.css.twig";
-static const tpl_loc L_586 = {F_17, 6, 33};
-static const tpl_loc L_587 = {F_17, 7, 28};
-static const tpl_loc L_588 = {F_17, 8, 34};
-static const tpl_loc L_589 = {F_17, 9, 31};
-static const tpl_loc L_590 = {F_17, 10, 28};
-static const tpl_loc L_591 = {F_17, 11, 31};
-static const tpl_loc L_592 = {F_17, 12, 30};
-static const tpl_loc L_593 = {F_17, 13, 29};
-static const tpl_loc L_594 = {F_17, 14, 30};
-static const tpl_loc L_595 = {F_17, 15, 34};
-static const tpl_loc L_596 = {F_17, 16, 22};
-static const tpl_loc L_597 = {F_17, 16, 25};
-static const tpl_loc L_598 = {F_17, 16, 33};
+static const tpl_loc L_589 = {F_17, 6, 33};
+static const tpl_loc L_590 = {F_17, 7, 28};
+static const tpl_loc L_591 = {F_17, 8, 34};
+static const tpl_loc L_592 = {F_17, 9, 31};
+static const tpl_loc L_593 = {F_17, 10, 28};
+static const tpl_loc L_594 = {F_17, 11, 31};
+static const tpl_loc L_595 = {F_17, 12, 30};
+static const tpl_loc L_596 = {F_17, 13, 29};
+static const tpl_loc L_597 = {F_17, 14, 30};
+static const tpl_loc L_598 = {F_17, 15, 34};
+static const tpl_loc L_599 = {F_17, 16, 22};
+static const tpl_loc L_600 = {F_17, 16, 25};
+static const tpl_loc L_601 = {F_17, 16, 33};
 static const tpl_name N_format = {"format", 6u, 0xb99d8552u};
-static const tpl_loc L_599 = {F_17, 16, 100};
-static const tpl_loc L_600 = {F_17, 17, 29};
-static const tpl_loc L_601 = {F_17, 6, 10};
+static const tpl_loc L_602 = {F_17, 16, 100};
+static const tpl_loc L_603 = {F_17, 17, 29};
+static const tpl_loc L_604 = {F_17, 6, 10};
 static const tpl_name N_variables = {"variables", 9u, 0x29ab62c2u};
-static const tpl_loc L_602 = {F_17, 7, 10};
+static const tpl_loc L_605 = {F_17, 7, 10};
 static const tpl_name N_base = {"base", 4u, 0x3ddc94d8u};
-static const tpl_loc L_603 = {F_17, 8, 10};
+static const tpl_loc L_606 = {F_17, 8, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_604 = {F_17, 9, 10};
-static const tpl_loc L_605 = {F_17, 10, 10};
+static const tpl_loc L_607 = {F_17, 9, 10};
+static const tpl_loc L_608 = {F_17, 10, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_606 = {F_17, 11, 10};
+static const tpl_loc L_609 = {F_17, 11, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_607 = {F_17, 12, 10};
+static const tpl_loc L_610 = {F_17, 12, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_608 = {F_17, 13, 10};
-static const tpl_loc L_609 = {F_17, 14, 10};
+static const tpl_loc L_611 = {F_17, 13, 10};
+static const tpl_loc L_612 = {F_17, 14, 10};
 static const tpl_name N_layout = {"layout", 6u, 0xcac17cffu};
-static const tpl_loc L_610 = {F_17, 15, 10};
+static const tpl_loc L_613 = {F_17, 15, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_611 = {F_17, 16, 10};
+static const tpl_loc L_614 = {F_17, 16, 10};
 static const tpl_name N_search = {"search", 6u, 0x803328a9u};
-static const tpl_loc L_612 = {F_17, 17, 10};
+static const tpl_loc L_615 = {F_17, 17, 10};
 static const tpl_name N_print = {"print", 5u, 0x16378a88u};
-static const tpl_loc L_613 = {F_17, 18, 10};
+static const tpl_loc L_616 = {F_17, 18, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
 static const char F_18[] = "table.twig";
-static const tpl_loc L_614 = {F_18, 4, 4};
-static const tpl_loc L_615 = {F_18, 4, 20};
-static const tpl_loc L_616 = {F_18, 4, 25};
-static const tpl_loc L_617 = {F_18, 4, 39};
+static const tpl_loc L_617 = {F_18, 4, 4};
+static const tpl_loc L_618 = {F_18, 4, 20};
+static const tpl_loc L_619 = {F_18, 4, 25};
+static const tpl_loc L_620 = {F_18, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_618 = {F_18, 5, 25};
-static const tpl_loc L_619 = {F_18, 5, 28};
-static const tpl_loc L_620 = {F_18, 5, 33};
-static const tpl_loc L_621 = {F_18, 5, 45};
-static const tpl_loc L_622 = {F_18, 6, 4};
-static const tpl_loc L_623 = {F_18, 6, 7};
-static const tpl_loc L_624 = {F_18, 7, 31};
-static const tpl_loc L_625 = {F_18, 7, 51};
-static const tpl_loc L_626 = {F_18, 8, 5};
-static const tpl_loc L_627 = {F_18, 8, 13};
-static const tpl_loc L_628 = {F_18, 8, 41};
-static const tpl_loc L_629 = {F_18, 8, 67};
-static const tpl_loc L_630 = {F_18, 8, 75};
-static const tpl_loc L_631 = {F_18, 8, 108};
-static const tpl_loc L_632 = {F_18, 8, 116};
-static const tpl_loc L_633 = {F_18, 11, 42};
-static const tpl_loc L_634 = {F_18, 11, 103};
-static const tpl_loc L_635 = {F_18, 12, 1};
-static const tpl_loc L_636 = {F_18, 12, 9};
+static const tpl_loc L_621 = {F_18, 5, 25};
+static const tpl_loc L_622 = {F_18, 5, 28};
+static const tpl_loc L_623 = {F_18, 5, 33};
+static const tpl_loc L_624 = {F_18, 5, 45};
+static const tpl_loc L_625 = {F_18, 6, 4};
+static const tpl_loc L_626 = {F_18, 6, 7};
+static const tpl_loc L_627 = {F_18, 7, 31};
+static const tpl_loc L_628 = {F_18, 7, 51};
+static const tpl_loc L_629 = {F_18, 8, 5};
+static const tpl_loc L_630 = {F_18, 8, 13};
+static const tpl_loc L_631 = {F_18, 8, 41};
+static const tpl_loc L_632 = {F_18, 8, 67};
+static const tpl_loc L_633 = {F_18, 8, 75};
+static const tpl_loc L_634 = {F_18, 8, 108};
+static const tpl_loc L_635 = {F_18, 8, 116};
+static const tpl_loc L_636 = {F_18, 11, 42};
+static const tpl_loc L_637 = {F_18, 11, 103};
+static const tpl_loc L_638 = {F_18, 12, 1};
+static const tpl_loc L_639 = {F_18, 12, 9};
 static const char F_19[] = "title.md.twig";
-static const tpl_loc L_637 = {F_19, 3, 3};
-static const tpl_loc L_638 = {F_19, 3, 6};
-static const tpl_loc L_639 = {F_19, 3, 11};
-static const tpl_loc L_640 = {F_19, 3, 17};
-static const tpl_loc L_641 = {F_19, 5, 4};
-static const tpl_loc L_642 = {F_19, 5, 12};
-static const tpl_loc L_643 = {F_19, 6, 24};
-static const tpl_loc L_644 = {F_19, 6, 39};
-static const tpl_loc L_645 = {F_19, 9, 4};
-static const tpl_loc L_646 = {F_19, 9, 12};
-static const tpl_loc L_647 = {F_19, 10, 25};
-static const tpl_loc L_648 = {F_19, 10, 41};
+static const tpl_loc L_640 = {F_19, 3, 3};
+static const tpl_loc L_641 = {F_19, 3, 6};
+static const tpl_loc L_642 = {F_19, 3, 11};
+static const tpl_loc L_643 = {F_19, 3, 17};
+static const tpl_loc L_644 = {F_19, 5, 4};
+static const tpl_loc L_645 = {F_19, 5, 12};
+static const tpl_loc L_646 = {F_19, 6, 24};
+static const tpl_loc L_647 = {F_19, 6, 39};
+static const tpl_loc L_648 = {F_19, 9, 4};
+static const tpl_loc L_649 = {F_19, 9, 12};
+static const tpl_loc L_650 = {F_19, 10, 25};
+static const tpl_loc L_651 = {F_19, 10, 41};
 
 static const tpl_template T0;
 static const tpl_template T1;
@@ -5801,13 +5804,13 @@ static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         tpl_out_value(rt, v36);
       }
 #line 5 "themes/tech/html_chunked/partials/search.twig"
-      tpl_out(rt, "\">\n<label class=\"visually-hidden\" for=\"search-input\">", 53);
-#line 6 "themes/tech/html_chunked/partials/search.twig"
+      tpl_out(rt, "\" data-some=\"", 13);
+#line 5 "themes/tech/html_chunked/partials/search.twig"
       {
         rt->loc = &L_578;
         bool b37 = true;
         tpl_value v39 = tpl_str("getLabel", 8u);
-        tpl_value v40 = tpl_str("search", 6u);
+        tpl_value v40 = tpl_str("search_some", 11u);
         const tpl_value a41[1] = {v40};
         tpl_value v42 = tpl_call_method(rt, v11, v39, 1, a41, &L_579);
         tpl_value v38 = v42;
@@ -5815,16 +5818,15 @@ static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         if (b37 && !tpl_is_empty(rt, v38)) {
           v43 = v38;
         } else {
-          tpl_value v44 = tpl_str("Search", 6u);
+          tpl_value v44 = tpl_str("{shown} of {total} results", 26u);
           v43 = v44;
         }
         tpl_value v45 = tpl_escape_value(rt, v43, TPL_ESC_HTML, &L_580);
         tpl_out_value(rt, v45);
       }
+#line 5 "themes/tech/html_chunked/partials/search.twig"
+      tpl_out(rt, "\">\n<label class=\"visually-hidden\" for=\"search-input\">", 53);
 #line 6 "themes/tech/html_chunked/partials/search.twig"
-      tpl_out(rt, "</label>\n"
-                 "<input class=\"search-input\" id=\"search-input\" type=\"search\" placeholder=\"", 82);
-#line 7 "themes/tech/html_chunked/partials/search.twig"
       {
         rt->loc = &L_581;
         bool b46 = true;
@@ -5843,6 +5845,28 @@ static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         tpl_value v54 = tpl_escape_value(rt, v52, TPL_ESC_HTML, &L_583);
         tpl_out_value(rt, v54);
       }
+#line 6 "themes/tech/html_chunked/partials/search.twig"
+      tpl_out(rt, "</label>\n"
+                 "<input class=\"search-input\" id=\"search-input\" type=\"search\" placeholder=\"", 82);
+#line 7 "themes/tech/html_chunked/partials/search.twig"
+      {
+        rt->loc = &L_584;
+        bool b55 = true;
+        tpl_value v57 = tpl_str("getLabel", 8u);
+        tpl_value v58 = tpl_str("search", 6u);
+        const tpl_value a59[1] = {v58};
+        tpl_value v60 = tpl_call_method(rt, v11, v57, 1, a59, &L_585);
+        tpl_value v56 = v60;
+        tpl_value v61;
+        if (b55 && !tpl_is_empty(rt, v56)) {
+          v61 = v56;
+        } else {
+          tpl_value v62 = tpl_str("Search", 6u);
+          v61 = v62;
+        }
+        tpl_value v63 = tpl_escape_value(rt, v61, TPL_ESC_HTML, &L_586);
+        tpl_out_value(rt, v63);
+      }
 #line 7 "themes/tech/html_chunked/partials/search.twig"
       tpl_out(rt, "\" autocomplete=\"off\" spellcheck=\"false\" aria-controls=\"search-results\">\n"
                  "<div class=\"search-panel\">\n"
@@ -5853,14 +5877,14 @@ static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
                  "<script src=\"", 227);
 #line 13 "themes/tech/html_chunked/partials/search.twig"
       {
-        rt->loc = &L_584;
+        rt->loc = &L_587;
         tpl_out_value(rt, v8);
       }
 #line 13 "themes/tech/html_chunked/partials/search.twig"
       tpl_out(rt, "search-index.js\" defer></script>\n<script src=\"", 46);
 #line 14 "themes/tech/html_chunked/partials/search.twig"
       {
-        rt->loc = &L_585;
+        rt->loc = &L_588;
         tpl_out_value(rt, v8);
       }
 #line 14 "themes/tech/html_chunked/partials/search.twig"
@@ -5880,9 +5904,9 @@ static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 6 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_586;
+    rt->loc = &L_589;
     tpl_value v0 = tpl_str("css/variables.css.twig", 22u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_586);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_589);
   }
 }
 
@@ -5895,9 +5919,9 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 7 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_587;
+    rt->loc = &L_590;
     tpl_value v0 = tpl_str("css/base.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_587);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_590);
   }
 }
 
@@ -5910,9 +5934,9 @@ static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 8 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_588;
+    rt->loc = &L_591;
     tpl_value v0 = tpl_str("css/typography.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_588);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_591);
   }
 }
 
@@ -5925,9 +5949,9 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 9 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_589;
+    rt->loc = &L_592;
     tpl_value v0 = tpl_str("css/content.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_589);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_592);
   }
 }
 
@@ -5940,9 +5964,9 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 10 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_590;
+    rt->loc = &L_593;
     tpl_value v0 = tpl_str("css/code.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_590);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_593);
   }
 }
 
@@ -5955,9 +5979,9 @@ static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 11 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_591;
+    rt->loc = &L_594;
     tpl_value v0 = tpl_str("css/figures.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_591);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_594);
   }
 }
 
@@ -5970,9 +5994,9 @@ static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 12 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_592;
+    rt->loc = &L_595;
     tpl_value v0 = tpl_str("css/tables.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_592);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_595);
   }
 }
 
@@ -5985,9 +6009,9 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 13 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_593;
+    rt->loc = &L_596;
     tpl_value v0 = tpl_str("css/items.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_593);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_596);
   }
 }
 
@@ -6000,9 +6024,9 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 14 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_594;
+    rt->loc = &L_597;
     tpl_value v0 = tpl_str("css/layout.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_594);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_597);
   }
 }
 
@@ -6015,9 +6039,9 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 15 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_595;
+    rt->loc = &L_598;
     tpl_value v0 = tpl_str("css/navigation.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_595);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_598);
   }
 }
 
@@ -6033,9 +6057,9 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 16 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_596;
-    v0 = tpl_var(rt, ctx, self, &N_edition, &L_597);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_format, &L_598, &ic0);
+    rt->loc = &L_599;
+    v0 = tpl_var(rt, ctx, self, &N_edition, &L_600);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_format, &L_601, &ic0);
     tpl_value v2 = tpl_str("html_chunked", 12u);
     bool b3 = tpl_loose_eq(rt, v1, v2);
     if (b3) {
@@ -6062,9 +6086,9 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     if (b3) {
 #line 16 "themes/tech/common/style.css.twig"
       {
-        rt->loc = &L_599;
+        rt->loc = &L_602;
         tpl_value v12 = tpl_str("css/search.css.twig", 19u);
-        tpl_include(rt, ctx, v12, tpl_null(), false, false, &L_599);
+        tpl_include(rt, ctx, v12, tpl_null(), false, false, &L_602);
       }
     }
   }
@@ -6079,9 +6103,9 @@ static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 17 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_600;
+    rt->loc = &L_603;
     tpl_value v0 = tpl_str("css/print.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_600);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_603);
   }
 }
 
@@ -6104,68 +6128,68 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "/* Octavo, theme \"tech\": HTML and website editions */\n", 54);
 #line 6 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_601;
-    tpl_display_block(rt, ctx, blocks, &N_variables, &L_601);
+    rt->loc = &L_604;
+    tpl_display_block(rt, ctx, blocks, &N_variables, &L_604);
   }
 #line 7 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_602;
-    tpl_display_block(rt, ctx, blocks, &N_base, &L_602);
+    rt->loc = &L_605;
+    tpl_display_block(rt, ctx, blocks, &N_base, &L_605);
   }
 #line 8 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_603;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_603);
+    rt->loc = &L_606;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_606);
   }
 #line 9 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_604;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_604);
+    rt->loc = &L_607;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_607);
   }
 #line 10 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_605;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_605);
+    rt->loc = &L_608;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_608);
   }
 #line 11 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_606;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_606);
+    rt->loc = &L_609;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_609);
   }
 #line 12 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_607;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_607);
+    rt->loc = &L_610;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_610);
   }
 #line 13 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_608;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_608);
+    rt->loc = &L_611;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_611);
   }
 #line 14 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_609;
-    tpl_display_block(rt, ctx, blocks, &N_layout, &L_609);
+    rt->loc = &L_612;
+    tpl_display_block(rt, ctx, blocks, &N_layout, &L_612);
   }
 #line 15 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_610;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_610);
+    rt->loc = &L_613;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_613);
   }
 #line 16 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_611;
-    tpl_display_block(rt, ctx, blocks, &N_search, &L_611);
+    rt->loc = &L_614;
+    tpl_display_block(rt, ctx, blocks, &N_search, &L_614);
   }
 #line 17 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_612;
-    tpl_display_block(rt, ctx, blocks, &N_print, &L_612);
+    rt->loc = &L_615;
+    tpl_display_block(rt, ctx, blocks, &N_print, &L_615);
   }
 #line 18 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_613;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_613);
+    rt->loc = &L_616;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_616);
   }
 }
 
@@ -6196,12 +6220,12 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_614;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_615);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_616, &ic0);
+    rt->loc = &L_617;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_618);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_619, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_617, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_620, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -6212,16 +6236,16 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_618;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_619);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_620, &ic2);
+    rt->loc = &L_621;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_622);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_623, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/tech/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_621;
+        rt->loc = &L_624;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/tech/common/table.twig"
@@ -6232,22 +6256,22 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_622;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_623);
+    rt->loc = &L_625;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_626);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/tech/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_624;
+        rt->loc = &L_627;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/tech/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_625;
+            rt->loc = &L_628;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/tech/common/table.twig"
@@ -6258,23 +6282,23 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_626;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_627, &ic3);
+        rt->loc = &L_629;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_630, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/tech/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_628;
+            rt->loc = &L_631;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/tech/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_629;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_630, &ic4);
+            rt->loc = &L_632;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_633, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/tech/common/table.twig"
@@ -6285,8 +6309,8 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_631;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_632, &ic5);
+        rt->loc = &L_634;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_635, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/tech/common/table.twig"
@@ -6297,7 +6321,7 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_633;
+    rt->loc = &L_636;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -6308,7 +6332,7 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_634;
+        rt->loc = &L_637;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/tech/common/table.twig"
@@ -6319,8 +6343,8 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_635;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_636, &ic6);
+    rt->loc = &L_638;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_639, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/tech/common/table.twig"
@@ -6346,26 +6370,26 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "# ", 2);
 #line 3 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_637;
-    v0 = tpl_var(rt, ctx, self, &N_book, &L_638);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_639, &ic0);
-    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_640);
+    rt->loc = &L_640;
+    v0 = tpl_var(rt, ctx, self, &N_book, &L_641);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_title, &L_642, &ic0);
+    tpl_value v2 = tpl_escape_value(rt, v1, TPL_ESC_HTML, &L_643);
     tpl_out_value(rt, v2);
   }
 #line 3 "themes/tech/contents/title.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 5 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_641;
-    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_642, &ic1);
+    rt->loc = &L_644;
+    v3 = tpl_getattr_name_ic(rt, v0, &N_author, &L_645, &ic1);
     bool b4 = tpl_truthy(v3);
     if (b4) {
 #line 6 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 6 "themes/tech/contents/title.md.twig"
       {
-        rt->loc = &L_643;
-        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_644);
+        rt->loc = &L_646;
+        tpl_value v5 = tpl_escape_value(rt, v3, TPL_ESC_HTML, &L_647);
         tpl_out_value(rt, v5);
       }
 #line 6 "themes/tech/contents/title.md.twig"
@@ -6374,16 +6398,16 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 9 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_645;
-    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_646, &ic2);
+    rt->loc = &L_648;
+    v6 = tpl_getattr_name_ic(rt, v0, &N_edition, &L_649, &ic2);
     bool b7 = tpl_truthy(v6);
     if (b7) {
 #line 10 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 10 "themes/tech/contents/title.md.twig"
       {
-        rt->loc = &L_647;
-        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_648);
+        rt->loc = &L_650;
+        tpl_value v8 = tpl_escape_value(rt, v6, TPL_ESC_HTML, &L_651);
         tpl_out_value(rt, v8);
       }
 #line 10 "themes/tech/contents/title.md.twig"
@@ -6391,7 +6415,7 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     }
   }
 }
-#line 6395 "tech_html_chunked.c"
+#line 6419 "tech_html_chunked.c"
 
 /* chunk.twig */
 static const tpl_block_def T0_blocks[5] = {
@@ -8066,7 +8090,7 @@ static const char T27_source[] =
     "    written with the index search-index.js, fills the results and shows\n"
     "    the box, which stays hidden where scripts do not run. -#}\n"
     "{% if edition.search ?\? true %}\n"
-    "<div class=\"search\" role=\"search\" hidden data-root=\"{{ root }}\" data-none=\"{{ app.getLabel('search_none')|default('No results')|e }}\" data-one=\"{{ app.getLabel('search_one')|default('1 result')|e }}\" data-many=\"{{ app.getLabel('search_many')|default('%d results')|e }}\">\n"
+    "<div class=\"search\" role=\"search\" hidden data-root=\"{{ root }}\" data-none=\"{{ app.getLabel('search_none')|default('No results')|e }}\" data-one=\"{{ app.getLabel('search_one')|default('1 result')|e }}\" data-many=\"{{ app.getLabel('search_many')|default('%d results')|e }}\" data-some=\"{{ app.getLabel('search_some')|default('{shown} of {total} results')|e }}\">\n"
     "<label class=\"visually-hidden\" for=\"search-input\">{{ app.getLabel('search')|default('Search')|e }}</label>\n"
     "<input class=\"search-input\" id=\"search-input\" type=\"search\" placeholder=\"{{ app.getLabel('search')|default('Search')|e }}\" autocomplete=\"off\" spellcheck=\"false\" aria-controls=\"search-results\">\n"
     "<div class=\"search-panel\">\n"
@@ -8082,7 +8106,7 @@ static const tpl_template T27 = {
   .autoescape = TPL_ESC_NONE,
   .body = fn52,
   .source = T27_source,
-  .source_len = 1072,
+  .source_len = 1158,
   .ast = NULL,
 };
 
