@@ -844,6 +844,22 @@ static const char *hook_admonition_label(void *user, const char *kind) {
                   tpl_null());
 }
 
+/* Easybook put images_base_dir in front of every image path and found
+ * `x.png` in Contents/images/: a relative path is looked up there first,
+ * then as written (Octavo's `images/x.png`, relative to Contents/). */
+static const char *hook_image_resolve(void *user, const char *src) {
+  item_ctx *c = user;
+  bk_edition *e = c->e;
+  if (!strncmp(src, "images/", 7) || src[0] == '/' || strstr(src, ".."))
+    return NULL;
+  const char *in_images = oc_arena_printf(e->a, "images/%s", src);
+  bool missing = false;
+  const char *file = c->it->file ? c->it->file : "config.yml";
+  return bk_book_path(e, "Contents", in_images, file, 0, 0, &missing)
+             ? in_images
+             : NULL;
+}
+
 /* Whether the first bytes are those of an image a browser, a reader or
  * the typesetter may know: PNG, JPEG, GIF, WebP, SVG, TIFF, BMP, AVIF. */
 static bool looks_like_image(const unsigned char *u, size_t n) {
@@ -907,7 +923,15 @@ static bool hook_image_ok(void *user, const char *src, unsigned line,
   bool missing = false;
   const char *abs = bk_book_path(e, "Contents", src, file, line, col, &missing);
   if (!abs) {
-    if (missing)
+    /* hook_image_resolve looked in Contents/images/ first */
+    bool looked_twice =
+        strncmp(src, "images/", 7) != 0 && src[0] != '/' && !strstr(src, "..");
+    if (missing && looked_twice)
+      oc_report(e->rep, OC_WARNING, file, line, col,
+                "image '%s' not found in Contents/images/ nor in Contents/; "
+                "its alternative text stands in",
+                src);
+    else if (missing)
       oc_report(e->rep, OC_WARNING, file, line, col,
                 "image 'Contents/%s' not found; its alternative text stands "
                 "in",
@@ -1187,6 +1211,7 @@ static int load_item(bk_edition *e, bk_item *it, size_t i) {
                            hook_code_html,
                            hook_admonition_label,
                            hook_image_ok,
+                           hook_image_resolve,
                            hook_highlight};
   memset(&it->md, 0, sizeof it->md);
   if (src) {

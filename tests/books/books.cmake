@@ -194,6 +194,15 @@ add_test(NAME books_pdf_print
                  $<TARGET_FILE:publish> ${BOOKS_DIR}/pdf/print)
 set_tests_properties(books_pdf_print PROPERTIES
                      LABELS books TIMEOUT 120 SKIP_RETURN_CODE 77)
+# A book written the Easybook way in EPUB and PDF (test_easybook.py, the
+# golden book easybook-compat): images named relative to Contents/images/
+# in the EPUB and the PDF, EPUBCheck, the [cli] session.
+octavo_require(req_easybook books_easybook ${need_py} ${OCTAVO_NEEDS_PDFTOOLS}
+               ${OCTAVO_NEEDS_EPUBCHECK})
+add_test(NAME books_easybook
+         COMMAND ${req_easybook} ${OCTAVO_PY} ${BOOKS_DIR}/test_easybook.py
+                 $<TARGET_FILE:publish> ${BOOKS_DIR}/golden/easybook-compat/book)
+set_tests_properties(books_easybook PROPERTIES LABELS books TIMEOUT 300)
 # Content per edition and a series of books (test_series.py): items kept
 # to some editions by `editions:` and `formats:` in every format (pages,
 # TOC, search index, EPUB, PDF), links into left-out items, `import:` of
