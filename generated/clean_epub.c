@@ -1075,7 +1075,7 @@ static void fn0(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
     rt->loc = &L_0;
     v0 = tpl_var(rt, ctx, self, &N_item, &L_1);
     const tpl_value a1[1] = {v0};
-    tpl_value v2 = tpl_call_macro(rt, self, 0, &N_plain_title, 1, 0, a1, NULL, &L_2);
+    tpl_value v2 = tpl_call_macro(rt, ctx, self, 0, &N_plain_title, 1, 0, a1, NULL, &L_2);
     const tpl_value a3[1] = {v2};
     if (!k0)
       k0 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_3);
@@ -1229,7 +1229,7 @@ static void fn1(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
           v30 = v33;
         }
         const tpl_value a34[1] = {v30};
-        tpl_value v35 = tpl_call_macro(rt, self, 1, &N_attr_text, 1, 0, a34, NULL, &L_24);
+        tpl_value v35 = tpl_call_macro(rt, ctx, self, 1, &N_attr_text, 1, 0, a34, NULL, &L_24);
         tpl_ctx_set(rt, ctx, &N_name, v35);
       }
 #line 23 "themes/clean/epub/chunk.twig"
@@ -1247,7 +1247,7 @@ static void fn1(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
       {
         rt->loc = &L_28;
         const tpl_value a38[1] = {v36};
-        tpl_value v39 = tpl_call_macro(rt, self, 1, &N_semantics, 1, 0, a38, NULL, &L_29);
+        tpl_value v39 = tpl_call_macro(rt, ctx, self, 1, &N_semantics, 1, 0, a38, NULL, &L_29);
         tpl_out_value(rt, v39);
       }
 #line 24 "themes/clean/epub/chunk.twig"
@@ -1408,7 +1408,7 @@ static void fn2(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
       {
         rt->loc = &L_60;
         const tpl_value a19[1] = {v17};
-        tpl_value v20 = tpl_call_macro(rt, self, 0, &N_label_title, 1, 0, a19, NULL, &L_61);
+        tpl_value v20 = tpl_call_macro(rt, ctx, self, 0, &N_label_title, 1, 0, a19, NULL, &L_61);
         tpl_out_value(rt, v20);
       }
 #line 30 "themes/clean/epub/chunk.twig"
@@ -3735,7 +3735,7 @@ static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     v1 = tpl_var(rt, ctx, self, &N_book, &L_257);
     v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_258, &ic0);
     const tpl_value a3[1] = {v2};
-    tpl_value v4 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a3, NULL, &L_259);
+    tpl_value v4 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a3, NULL, &L_259);
     tpl_out_value(rt, v4);
   }
 #line 5 "themes/clean/epub/edition.md.twig"
@@ -3752,7 +3752,7 @@ static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       {
         rt->loc = &L_262;
         const tpl_value a7[1] = {v5};
-        tpl_value v8 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a7, NULL, &L_263);
+        tpl_value v8 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a7, NULL, &L_263);
         tpl_out_value(rt, v8);
       }
     }
@@ -3769,7 +3769,7 @@ static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       {
         rt->loc = &L_266;
         const tpl_value a11[1] = {v9};
-        tpl_value v12 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a11, NULL, &L_267);
+        tpl_value v12 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a11, NULL, &L_267);
         tpl_out_value(rt, v12);
       }
 #line 9 "themes/clean/epub/edition.md.twig"
@@ -3822,7 +3822,7 @@ static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       {
         rt->loc = &L_275;
         const tpl_value a30[1] = {v28};
-        tpl_value v31 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a30, NULL, &L_276);
+        tpl_value v31 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a30, NULL, &L_276);
         tpl_out_value(rt, v31);
       }
 #line 12 "themes/clean/epub/edition.md.twig"
@@ -3887,7 +3887,7 @@ static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     }
     tpl_value v59 = tpl_op_concat(rt, v47, v56);
     const tpl_value a60[1] = {v59};
-    tpl_value v61 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a60, NULL, &L_279);
+    tpl_value v61 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a60, NULL, &L_279);
     tpl_map_set(rt->arena, m34, v35, v61);
     tpl_value v62 = tpl_map_or_list(rt->arena, m34);
     const tpl_value a63[2] = {v33, v62};
@@ -4144,7 +4144,7 @@ static void fn34(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       v9 = v10;
     }
     const tpl_value a11[1] = {v9};
-    tpl_value v12 = tpl_call_macro(rt, self, 0, &N_matter, 1, 0, a11, NULL, &L_312);
+    tpl_value v12 = tpl_call_macro(rt, ctx, self, 0, &N_matter, 1, 0, a11, NULL, &L_312);
     tpl_out_value(rt, v12);
   }
 }
@@ -4426,7 +4426,7 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     v11 = tpl_var(rt, ctx, self, &N_book, &L_351);
     v12 = tpl_getattr_name_ic(rt, v11, &N_author, &L_352, &ic0);
     const tpl_value a13[1] = {v12};
-    tpl_value v14 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a13, NULL, &L_353);
+    tpl_value v14 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a13, NULL, &L_353);
     tpl_out_value(rt, v14);
   }
 #line 3 "themes/clean/contents/license.md.twig"
@@ -4683,7 +4683,7 @@ static void fn45(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       v8 = v10;
     }
     const tpl_value a11[1] = {v8};
-    tpl_value v12 = tpl_call_macro(rt, self, 1, &N_nav_list, 1, 0, a11, NULL, &L_384);
+    tpl_value v12 = tpl_call_macro(rt, ctx, self, 1, &N_nav_list, 1, 0, a11, NULL, &L_384);
     tpl_out_value(rt, v12);
   }
 #line 15 "themes/clean/epub/nav.xhtml.twig"
@@ -5652,7 +5652,7 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           {
             rt->loc = &L_504;
             const tpl_value a69[1] = {v57};
-            tpl_value v70 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a69, NULL, &L_505);
+            tpl_value v70 = tpl_call_macro(rt, it7.scope, self, 0, &N_link_text, 1, 0, a69, NULL, &L_505);
             tpl_out_value(rt, v70);
           }
 #line 62 "themes/clean/epub/partials/epub.twig"
@@ -5757,7 +5757,7 @@ static void fn55(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           {
             rt->loc = &L_519;
             const tpl_value a7[1] = {v5};
-            tpl_value v8 = tpl_call_macro(rt, self, 1, &N_link_text, 1, 0, a7, NULL, &L_520);
+            tpl_value v8 = tpl_call_macro(rt, it4.scope, self, 1, &N_link_text, 1, 0, a7, NULL, &L_520);
             tpl_out_value(rt, v8);
           }
 #line 79 "themes/clean/epub/partials/epub.twig"
@@ -5791,7 +5791,7 @@ static void fn55(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 rt->loc = &L_522;
                 v17 = tpl_getattr_name_ic(rt, v5, &N_children, &L_523, &ic1);
                 const tpl_value a18[1] = {v17};
-                tpl_value v19 = tpl_call_macro(rt, self, -1, &N_nav_list, 1, 0, a18, NULL, &L_524);
+                tpl_value v19 = tpl_call_macro(rt, it4.scope, self, -1, &N_nav_list, 1, 0, a18, NULL, &L_524);
                 tpl_out_value(rt, v19);
               }
 #line 82 "themes/clean/epub/partials/epub.twig"
@@ -5946,7 +5946,7 @@ static void fn56(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             rt->loc = &L_537;
             v35 = tpl_getattr_name_ic(rt, v2, &N_children, &L_538, &ic3);
             const tpl_value a36[1] = {v35};
-            tpl_value v37 = tpl_call_macro(rt, self, -1, &N_ncx_points, 1, 0, a36, NULL, &L_539);
+            tpl_value v37 = tpl_call_macro(rt, it1.scope, self, -1, &N_ncx_points, 1, 0, a36, NULL, &L_539);
             tpl_out_value(rt, v37);
           }
         }
@@ -6479,7 +6479,7 @@ static void fn62(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_609);
+    tpl_value v29 = tpl_call_macro(rt, ctx, self, -1, &N_label_title, 1, 0, a28, NULL, &L_609);
     tpl_out_value(rt, v29);
   }
 }
@@ -6519,7 +6519,7 @@ static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_614);
+    tpl_value v8 = tpl_call_macro(rt, ctx, self, -1, &N_link_text, 1, 0, a7, NULL, &L_614);
     const tpl_value a9[1] = {v8};
     if (!k30)
       k30 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_615);
@@ -6845,7 +6845,7 @@ static void fn64(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           {
             rt->loc = &L_667;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_668);
+            tpl_value v74 = tpl_call_macro(rt, it6.scope, self, -1, &N_link_text, 1, 0, a73, NULL, &L_668);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -6987,7 +6987,7 @@ static void fn66(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
         v9 = tpl_var(rt, ctx, self, &N_root, &L_685);
         v10 = tpl_var(rt, ctx, self, &N_current, &L_686);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_687);
+        tpl_value v12 = tpl_call_macro(rt, ctx, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_687);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/clean/common/partials/macros.twig"
@@ -7753,7 +7753,7 @@ static void fn80(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     v1 = tpl_var(rt, ctx, self, &N_book, &L_726);
     v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_727, &ic0);
     const tpl_value a3[1] = {v2};
-    tpl_value v4 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a3, NULL, &L_728);
+    tpl_value v4 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a3, NULL, &L_728);
     tpl_out_value(rt, v4);
   }
 #line 7 "themes/clean/contents/title.md.twig"
@@ -7940,7 +7940,7 @@ static void fn81(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       v26 = v28;
     }
     const tpl_value a29[1] = {v26};
-    tpl_value v30 = tpl_call_macro(rt, self, 0, &N_ncx_points, 1, 0, a29, NULL, &L_757);
+    tpl_value v30 = tpl_call_macro(rt, ctx, self, 0, &N_ncx_points, 1, 0, a29, NULL, &L_757);
     tpl_out_value(rt, v30);
   }
 #line 19 "themes/clean/epub/toc.ncx.twig"
@@ -7992,7 +7992,7 @@ static void fn82(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     v8 = tpl_var(rt, ctx, self, &N_root, &L_763);
     const tpl_value a9[2] = {v5, v8};
-    tpl_value v10 = tpl_call_macro(rt, self, 0, &N_toc_list, 2, 0, a9, NULL, &L_764);
+    tpl_value v10 = tpl_call_macro(rt, ctx, self, 0, &N_toc_list, 2, 0, a9, NULL, &L_764);
     tpl_out_value(rt, v10);
   }
 #line 8 "themes/clean/epub/toc.twig"

@@ -2965,7 +2965,7 @@ static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     v1 = tpl_var(rt, ctx, self, &N_book, &L_171);
     v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_172, &ic0);
     const tpl_value a3[1] = {v2};
-    tpl_value v4 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a3, NULL, &L_173);
+    tpl_value v4 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a3, NULL, &L_173);
     tpl_out_value(rt, v4);
   }
 #line 5 "themes/clean/contents/edition.md.twig"
@@ -2982,7 +2982,7 @@ static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       {
         rt->loc = &L_176;
         const tpl_value a7[1] = {v5};
-        tpl_value v8 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a7, NULL, &L_177);
+        tpl_value v8 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a7, NULL, &L_177);
         tpl_out_value(rt, v8);
       }
     }
@@ -2999,7 +2999,7 @@ static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       {
         rt->loc = &L_180;
         const tpl_value a11[1] = {v9};
-        tpl_value v12 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a11, NULL, &L_181);
+        tpl_value v12 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a11, NULL, &L_181);
         tpl_out_value(rt, v12);
       }
 #line 9 "themes/clean/contents/edition.md.twig"
@@ -3052,7 +3052,7 @@ static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       {
         rt->loc = &L_189;
         const tpl_value a30[1] = {v28};
-        tpl_value v31 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a30, NULL, &L_190);
+        tpl_value v31 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a30, NULL, &L_190);
         tpl_out_value(rt, v31);
       }
 #line 12 "themes/clean/contents/edition.md.twig"
@@ -3117,7 +3117,7 @@ static void fn25(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     }
     tpl_value v59 = tpl_op_concat(rt, v47, v56);
     const tpl_value a60[1] = {v59};
-    tpl_value v61 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a60, NULL, &L_193);
+    tpl_value v61 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a60, NULL, &L_193);
     tpl_map_set(rt->arena, m34, v35, v61);
     tpl_value v62 = tpl_map_or_list(rt->arena, m34);
     const tpl_value a63[2] = {v33, v62};
@@ -3607,7 +3607,7 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     v11 = tpl_var(rt, ctx, self, &N_book, &L_259);
     v12 = tpl_getattr_name_ic(rt, v11, &N_author, &L_260, &ic0);
     const tpl_value a13[1] = {v12};
-    tpl_value v14 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a13, NULL, &L_261);
+    tpl_value v14 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a13, NULL, &L_261);
     tpl_out_value(rt, v14);
   }
 #line 3 "themes/clean/contents/license.md.twig"
@@ -4541,7 +4541,7 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_394);
+    tpl_value v29 = tpl_call_macro(rt, ctx, self, -1, &N_label_title, 1, 0, a28, NULL, &L_394);
     tpl_out_value(rt, v29);
   }
 }
@@ -4581,7 +4581,7 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_399);
+    tpl_value v8 = tpl_call_macro(rt, ctx, self, -1, &N_link_text, 1, 0, a7, NULL, &L_399);
     const tpl_value a9[1] = {v8};
     if (!k12)
       k12 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_400);
@@ -4907,7 +4907,7 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           {
             rt->loc = &L_452;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_453);
+            tpl_value v74 = tpl_call_macro(rt, it6.scope, self, -1, &N_link_text, 1, 0, a73, NULL, &L_453);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -5049,7 +5049,7 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
         v9 = tpl_var(rt, ctx, self, &N_root, &L_470);
         v10 = tpl_var(rt, ctx, self, &N_current, &L_471);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_472);
+        tpl_value v12 = tpl_call_macro(rt, ctx, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_472);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/clean/common/partials/macros.twig"
@@ -5670,7 +5670,7 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     v1 = tpl_var(rt, ctx, self, &N_book, &L_531);
     v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_532, &ic0);
     const tpl_value a3[1] = {v2};
-    tpl_value v4 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a3, NULL, &L_533);
+    tpl_value v4 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a3, NULL, &L_533);
     tpl_out_value(rt, v4);
   }
 #line 7 "themes/clean/contents/title.md.twig"
@@ -6100,7 +6100,7 @@ static void fn71(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     tpl_value v81 = tpl_str("", 0u);
     tpl_value v82 = tpl_str("item toc", 8u);
     const tpl_value a83[6] = {v76, v78, v79, v80, v81, v82};
-    tpl_value v84 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a83, NULL, &L_600);
+    tpl_value v84 = tpl_call_macro(rt, ctx, self, 0, &N_toc_nav, 6, 0, a83, NULL, &L_600);
     tpl_out_value(rt, v84);
   }
 #line 18 "themes/clean/html/toc.twig"

@@ -643,96 +643,99 @@ static const tpl_loc L_531 = {F_15, 5, 195};
 static const tpl_loc L_532 = {F_15, 5, 212};
 static const tpl_loc L_533 = {F_15, 5, 219};
 static const tpl_loc L_534 = {F_15, 5, 265};
-static const tpl_loc L_535 = {F_15, 6, 51};
-static const tpl_loc L_536 = {F_15, 6, 58};
-static const tpl_loc L_537 = {F_15, 6, 95};
-static const tpl_loc L_538 = {F_15, 7, 74};
-static const tpl_loc L_539 = {F_15, 7, 81};
-static const tpl_loc L_540 = {F_15, 7, 118};
-static const tpl_loc L_541 = {F_15, 13, 14};
-static const tpl_loc L_542 = {F_15, 14, 14};
+static const tpl_loc L_535 = {F_15, 5, 282};
+static const tpl_loc L_536 = {F_15, 5, 289};
+static const tpl_loc L_537 = {F_15, 5, 351};
+static const tpl_loc L_538 = {F_15, 6, 51};
+static const tpl_loc L_539 = {F_15, 6, 58};
+static const tpl_loc L_540 = {F_15, 6, 95};
+static const tpl_loc L_541 = {F_15, 7, 74};
+static const tpl_loc L_542 = {F_15, 7, 81};
+static const tpl_loc L_543 = {F_15, 7, 118};
+static const tpl_loc L_544 = {F_15, 13, 14};
+static const tpl_loc L_545 = {F_15, 14, 14};
 static const char F_16[] = "style.css.twig";
-static const tpl_loc L_543 = {F_16, 6, 33};
-static const tpl_loc L_544 = {F_16, 7, 28};
-static const tpl_loc L_545 = {F_16, 8, 34};
-static const tpl_loc L_546 = {F_16, 9, 31};
-static const tpl_loc L_547 = {F_16, 10, 28};
-static const tpl_loc L_548 = {F_16, 11, 31};
-static const tpl_loc L_549 = {F_16, 12, 30};
-static const tpl_loc L_550 = {F_16, 13, 29};
-static const tpl_loc L_551 = {F_16, 14, 30};
-static const tpl_loc L_552 = {F_16, 15, 34};
-static const tpl_loc L_553 = {F_16, 16, 22};
-static const tpl_loc L_554 = {F_16, 16, 25};
-static const tpl_loc L_555 = {F_16, 16, 33};
+static const tpl_loc L_546 = {F_16, 6, 33};
+static const tpl_loc L_547 = {F_16, 7, 28};
+static const tpl_loc L_548 = {F_16, 8, 34};
+static const tpl_loc L_549 = {F_16, 9, 31};
+static const tpl_loc L_550 = {F_16, 10, 28};
+static const tpl_loc L_551 = {F_16, 11, 31};
+static const tpl_loc L_552 = {F_16, 12, 30};
+static const tpl_loc L_553 = {F_16, 13, 29};
+static const tpl_loc L_554 = {F_16, 14, 30};
+static const tpl_loc L_555 = {F_16, 15, 34};
+static const tpl_loc L_556 = {F_16, 16, 22};
+static const tpl_loc L_557 = {F_16, 16, 25};
+static const tpl_loc L_558 = {F_16, 16, 33};
 static const tpl_name N_format = {"format", 6u, 0xb99d8552u};
-static const tpl_loc L_556 = {F_16, 16, 100};
-static const tpl_loc L_557 = {F_16, 17, 29};
-static const tpl_loc L_558 = {F_16, 6, 10};
+static const tpl_loc L_559 = {F_16, 16, 100};
+static const tpl_loc L_560 = {F_16, 17, 29};
+static const tpl_loc L_561 = {F_16, 6, 10};
 static const tpl_name N_variables = {"variables", 9u, 0x29ab62c2u};
-static const tpl_loc L_559 = {F_16, 7, 10};
+static const tpl_loc L_562 = {F_16, 7, 10};
 static const tpl_name N_base = {"base", 4u, 0x3ddc94d8u};
-static const tpl_loc L_560 = {F_16, 8, 10};
+static const tpl_loc L_563 = {F_16, 8, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_561 = {F_16, 9, 10};
-static const tpl_loc L_562 = {F_16, 10, 10};
+static const tpl_loc L_564 = {F_16, 9, 10};
+static const tpl_loc L_565 = {F_16, 10, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_563 = {F_16, 11, 10};
+static const tpl_loc L_566 = {F_16, 11, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_564 = {F_16, 12, 10};
+static const tpl_loc L_567 = {F_16, 12, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_565 = {F_16, 13, 10};
-static const tpl_loc L_566 = {F_16, 14, 10};
+static const tpl_loc L_568 = {F_16, 13, 10};
+static const tpl_loc L_569 = {F_16, 14, 10};
 static const tpl_name N_layout = {"layout", 6u, 0xcac17cffu};
-static const tpl_loc L_567 = {F_16, 15, 10};
+static const tpl_loc L_570 = {F_16, 15, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_568 = {F_16, 16, 10};
+static const tpl_loc L_571 = {F_16, 16, 10};
 static const tpl_name N_search = {"search", 6u, 0x803328a9u};
-static const tpl_loc L_569 = {F_16, 17, 10};
+static const tpl_loc L_572 = {F_16, 17, 10};
 static const tpl_name N_print = {"print", 5u, 0x16378a88u};
-static const tpl_loc L_570 = {F_16, 18, 10};
+static const tpl_loc L_573 = {F_16, 18, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
 static const char F_17[] = "table.twig";
-static const tpl_loc L_571 = {F_17, 4, 4};
-static const tpl_loc L_572 = {F_17, 4, 20};
-static const tpl_loc L_573 = {F_17, 4, 25};
-static const tpl_loc L_574 = {F_17, 4, 39};
+static const tpl_loc L_574 = {F_17, 4, 4};
+static const tpl_loc L_575 = {F_17, 4, 20};
+static const tpl_loc L_576 = {F_17, 4, 25};
+static const tpl_loc L_577 = {F_17, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_575 = {F_17, 5, 25};
-static const tpl_loc L_576 = {F_17, 5, 28};
-static const tpl_loc L_577 = {F_17, 5, 33};
-static const tpl_loc L_578 = {F_17, 5, 45};
-static const tpl_loc L_579 = {F_17, 6, 4};
-static const tpl_loc L_580 = {F_17, 6, 7};
-static const tpl_loc L_581 = {F_17, 7, 31};
-static const tpl_loc L_582 = {F_17, 7, 51};
-static const tpl_loc L_583 = {F_17, 8, 5};
-static const tpl_loc L_584 = {F_17, 8, 13};
-static const tpl_loc L_585 = {F_17, 8, 41};
-static const tpl_loc L_586 = {F_17, 8, 67};
-static const tpl_loc L_587 = {F_17, 8, 75};
-static const tpl_loc L_588 = {F_17, 8, 108};
-static const tpl_loc L_589 = {F_17, 8, 116};
-static const tpl_loc L_590 = {F_17, 11, 42};
-static const tpl_loc L_591 = {F_17, 11, 103};
-static const tpl_loc L_592 = {F_17, 12, 1};
-static const tpl_loc L_593 = {F_17, 12, 9};
+static const tpl_loc L_578 = {F_17, 5, 25};
+static const tpl_loc L_579 = {F_17, 5, 28};
+static const tpl_loc L_580 = {F_17, 5, 33};
+static const tpl_loc L_581 = {F_17, 5, 45};
+static const tpl_loc L_582 = {F_17, 6, 4};
+static const tpl_loc L_583 = {F_17, 6, 7};
+static const tpl_loc L_584 = {F_17, 7, 31};
+static const tpl_loc L_585 = {F_17, 7, 51};
+static const tpl_loc L_586 = {F_17, 8, 5};
+static const tpl_loc L_587 = {F_17, 8, 13};
+static const tpl_loc L_588 = {F_17, 8, 41};
+static const tpl_loc L_589 = {F_17, 8, 67};
+static const tpl_loc L_590 = {F_17, 8, 75};
+static const tpl_loc L_591 = {F_17, 8, 108};
+static const tpl_loc L_592 = {F_17, 8, 116};
+static const tpl_loc L_593 = {F_17, 11, 42};
+static const tpl_loc L_594 = {F_17, 11, 103};
+static const tpl_loc L_595 = {F_17, 12, 1};
+static const tpl_loc L_596 = {F_17, 12, 9};
 static const char F_18[] = "title.md.twig";
-static const tpl_loc L_594 = {F_18, 6, 11};
-static const tpl_loc L_595 = {F_18, 7, 3};
-static const tpl_loc L_596 = {F_18, 7, 16};
-static const tpl_loc L_597 = {F_18, 7, 21};
-static const tpl_loc L_598 = {F_18, 7, 6};
-static const tpl_loc L_599 = {F_18, 9, 4};
-static const tpl_loc L_600 = {F_18, 9, 12};
-static const tpl_loc L_601 = {F_18, 10, 24};
-static const tpl_loc L_602 = {F_18, 10, 39};
-static const tpl_loc L_603 = {F_18, 10, 41};
-static const tpl_loc L_604 = {F_18, 13, 4};
-static const tpl_loc L_605 = {F_18, 13, 12};
-static const tpl_loc L_606 = {F_18, 14, 25};
-static const tpl_loc L_607 = {F_18, 14, 41};
-static const tpl_loc L_608 = {F_18, 14, 43};
+static const tpl_loc L_597 = {F_18, 6, 11};
+static const tpl_loc L_598 = {F_18, 7, 3};
+static const tpl_loc L_599 = {F_18, 7, 16};
+static const tpl_loc L_600 = {F_18, 7, 21};
+static const tpl_loc L_601 = {F_18, 7, 6};
+static const tpl_loc L_602 = {F_18, 9, 4};
+static const tpl_loc L_603 = {F_18, 9, 12};
+static const tpl_loc L_604 = {F_18, 10, 24};
+static const tpl_loc L_605 = {F_18, 10, 39};
+static const tpl_loc L_606 = {F_18, 10, 41};
+static const tpl_loc L_607 = {F_18, 13, 4};
+static const tpl_loc L_608 = {F_18, 13, 12};
+static const tpl_loc L_609 = {F_18, 14, 25};
+static const tpl_loc L_610 = {F_18, 14, 41};
+static const tpl_loc L_611 = {F_18, 14, 43};
 
 static const tpl_template T0;
 static const tpl_template T1;
@@ -857,7 +860,7 @@ static void fn0(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
     rt->loc = &L_0;
     v0 = tpl_var(rt, ctx, self, &N_item, &L_1);
     const tpl_value a1[1] = {v0};
-    tpl_value v2 = tpl_call_macro(rt, self, 0, &N_plain_title, 1, 0, a1, NULL, &L_2);
+    tpl_value v2 = tpl_call_macro(rt, ctx, self, 0, &N_plain_title, 1, 0, a1, NULL, &L_2);
     const tpl_value a3[1] = {v2};
     if (!k0)
       k0 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_3);
@@ -1259,7 +1262,7 @@ static void fn3(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
         v30 = tpl_getattr_name_ic(rt, v29, &N_url, &L_80, &ic1);
         tpl_value v31 = tpl_str("toc", 3u);
         const tpl_value a32[6] = {v20, v26, v27, v28, v30, v31};
-        tpl_value v33 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a32, NULL, &L_81);
+        tpl_value v33 = tpl_call_macro(rt, ctx, self, 0, &N_toc_nav, 6, 0, a32, NULL, &L_81);
         tpl_out_value(rt, v33);
       }
 #line 47 "themes/clean/html_chunked/chunk.twig"
@@ -1348,7 +1351,7 @@ static void fn3(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
           {
             rt->loc = &L_101;
             const tpl_value a57[1] = {v34};
-            tpl_value v58 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a57, NULL, &L_102);
+            tpl_value v58 = tpl_call_macro(rt, ctx, self, 0, &N_link_text, 1, 0, a57, NULL, &L_102);
             tpl_out_value(rt, v58);
           }
 #line 77 "themes/clean/html_chunked/chunk.twig"
@@ -1393,7 +1396,7 @@ static void fn3(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
           {
             rt->loc = &L_112;
             const tpl_value a68[1] = {v59};
-            tpl_value v69 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a68, NULL, &L_113);
+            tpl_value v69 = tpl_call_macro(rt, ctx, self, 0, &N_link_text, 1, 0, a68, NULL, &L_113);
             tpl_out_value(rt, v69);
           }
 #line 80 "themes/clean/html_chunked/chunk.twig"
@@ -1568,7 +1571,7 @@ static void fn5(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
           {
             rt->loc = &L_133;
             const tpl_value a34[1] = {v32};
-            tpl_value v35 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a34, NULL, &L_134);
+            tpl_value v35 = tpl_call_macro(rt, ctx, self, 0, &N_link_text, 1, 0, a34, NULL, &L_134);
             tpl_out_value(rt, v35);
           }
 #line 61 "themes/clean/html_chunked/chunk.twig"
@@ -1585,7 +1588,7 @@ static void fn5(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
           {
             rt->loc = &L_137;
             const tpl_value a37[1] = {v20};
-            tpl_value v38 = tpl_call_macro(rt, self, 0, &N_label_title, 1, 0, a37, NULL, &L_138);
+            tpl_value v38 = tpl_call_macro(rt, ctx, self, 0, &N_label_title, 1, 0, a37, NULL, &L_138);
             tpl_out_value(rt, v38);
           }
 #line 62 "themes/clean/html_chunked/chunk.twig"
@@ -1679,7 +1682,7 @@ static void fn5(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
                 {
                   rt->loc = &L_156;
                   const tpl_value a63[1] = {v20};
-                  tpl_value v64 = tpl_call_macro(rt, self, 0, &N_label_title, 1, 0, a63, NULL, &L_157);
+                  tpl_value v64 = tpl_call_macro(rt, ctx, self, 0, &N_label_title, 1, 0, a63, NULL, &L_157);
                   tpl_out_value(rt, v64);
                 }
 #line 68 "themes/clean/html_chunked/chunk.twig"
@@ -2998,7 +3001,7 @@ static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     v1 = tpl_var(rt, ctx, self, &N_book, &L_206);
     v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_207, &ic0);
     const tpl_value a3[1] = {v2};
-    tpl_value v4 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a3, NULL, &L_208);
+    tpl_value v4 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a3, NULL, &L_208);
     tpl_out_value(rt, v4);
   }
 #line 5 "themes/clean/contents/edition.md.twig"
@@ -3015,7 +3018,7 @@ static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       {
         rt->loc = &L_211;
         const tpl_value a7[1] = {v5};
-        tpl_value v8 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a7, NULL, &L_212);
+        tpl_value v8 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a7, NULL, &L_212);
         tpl_out_value(rt, v8);
       }
     }
@@ -3032,7 +3035,7 @@ static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       {
         rt->loc = &L_215;
         const tpl_value a11[1] = {v9};
-        tpl_value v12 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a11, NULL, &L_216);
+        tpl_value v12 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a11, NULL, &L_216);
         tpl_out_value(rt, v12);
       }
 #line 9 "themes/clean/contents/edition.md.twig"
@@ -3085,7 +3088,7 @@ static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       {
         rt->loc = &L_224;
         const tpl_value a30[1] = {v28};
-        tpl_value v31 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a30, NULL, &L_225);
+        tpl_value v31 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a30, NULL, &L_225);
         tpl_out_value(rt, v31);
       }
 #line 12 "themes/clean/contents/edition.md.twig"
@@ -3150,7 +3153,7 @@ static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     }
     tpl_value v59 = tpl_op_concat(rt, v47, v56);
     const tpl_value a60[1] = {v59};
-    tpl_value v61 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a60, NULL, &L_228);
+    tpl_value v61 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a60, NULL, &L_228);
     tpl_map_set(rt->arena, m34, v35, v61);
     tpl_value v62 = tpl_map_or_list(rt->arena, m34);
     const tpl_value a63[2] = {v33, v62};
@@ -3520,7 +3523,7 @@ static void fn26(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     tpl_value v25 = tpl_str("", 0u);
     tpl_value v26 = tpl_str("toc", 3u);
     const tpl_value a27[6] = {v13, v14, v23, v24, v25, v26};
-    tpl_value v28 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a27, NULL, &L_280);
+    tpl_value v28 = tpl_call_macro(rt, ctx, self, 0, &N_toc_nav, 6, 0, a27, NULL, &L_280);
     tpl_out_value(rt, v28);
   }
 #line 18 "themes/clean/html_chunked/index.twig"
@@ -3575,7 +3578,7 @@ static void fn26(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       {
         rt->loc = &L_293;
         const tpl_value a43[1] = {v29};
-        tpl_value v44 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a43, NULL, &L_294);
+        tpl_value v44 = tpl_call_macro(rt, ctx, self, 0, &N_link_text, 1, 0, a43, NULL, &L_294);
         tpl_out_value(rt, v44);
       }
 #line 21 "themes/clean/html_chunked/index.twig"
@@ -3858,7 +3861,7 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     v11 = tpl_var(rt, ctx, self, &N_book, &L_327);
     v12 = tpl_getattr_name_ic(rt, v11, &N_author, &L_328, &ic0);
     const tpl_value a13[1] = {v12};
-    tpl_value v14 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a13, NULL, &L_329);
+    tpl_value v14 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a13, NULL, &L_329);
     tpl_out_value(rt, v14);
   }
 #line 3 "themes/clean/contents/license.md.twig"
@@ -4675,7 +4678,7 @@ static void fn45(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_440);
+    tpl_value v29 = tpl_call_macro(rt, ctx, self, -1, &N_label_title, 1, 0, a28, NULL, &L_440);
     tpl_out_value(rt, v29);
   }
 }
@@ -4715,7 +4718,7 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_445);
+    tpl_value v8 = tpl_call_macro(rt, ctx, self, -1, &N_link_text, 1, 0, a7, NULL, &L_445);
     const tpl_value a9[1] = {v8};
     if (!k15)
       k15 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_446);
@@ -5041,7 +5044,7 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           {
             rt->loc = &L_498;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_499);
+            tpl_value v74 = tpl_call_macro(rt, it6.scope, self, -1, &N_link_text, 1, 0, a73, NULL, &L_499);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/clean/common/partials/macros.twig"
@@ -5183,7 +5186,7 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
         v9 = tpl_var(rt, ctx, self, &N_root, &L_516);
         v10 = tpl_var(rt, ctx, self, &N_current, &L_517);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_518);
+        tpl_value v12 = tpl_call_macro(rt, ctx, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_518);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/clean/common/partials/macros.twig"
@@ -5389,13 +5392,13 @@ static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         tpl_out_value(rt, v36);
       }
 #line 5 "themes/clean/html_chunked/partials/search.twig"
-      tpl_out(rt, "\">\n<label class=\"visually-hidden\" for=\"search-input\">", 53);
-#line 6 "themes/clean/html_chunked/partials/search.twig"
+      tpl_out(rt, "\" data-some=\"", 13);
+#line 5 "themes/clean/html_chunked/partials/search.twig"
       {
         rt->loc = &L_535;
         bool b37 = true;
         tpl_value v39 = tpl_str("getLabel", 8u);
-        tpl_value v40 = tpl_str("search", 6u);
+        tpl_value v40 = tpl_str("search_some", 11u);
         const tpl_value a41[1] = {v40};
         tpl_value v42 = tpl_call_method(rt, v11, v39, 1, a41, &L_536);
         tpl_value v38 = v42;
@@ -5403,16 +5406,15 @@ static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         if (b37 && !tpl_is_empty(rt, v38)) {
           v43 = v38;
         } else {
-          tpl_value v44 = tpl_str("Search", 6u);
+          tpl_value v44 = tpl_str("{shown} of {total} results", 26u);
           v43 = v44;
         }
         tpl_value v45 = tpl_escape_value(rt, v43, TPL_ESC_HTML, &L_537);
         tpl_out_value(rt, v45);
       }
+#line 5 "themes/clean/html_chunked/partials/search.twig"
+      tpl_out(rt, "\">\n<label class=\"visually-hidden\" for=\"search-input\">", 53);
 #line 6 "themes/clean/html_chunked/partials/search.twig"
-      tpl_out(rt, "</label>\n"
-                 "<input class=\"search-input\" id=\"search-input\" type=\"search\" placeholder=\"", 82);
-#line 7 "themes/clean/html_chunked/partials/search.twig"
       {
         rt->loc = &L_538;
         bool b46 = true;
@@ -5431,6 +5433,28 @@ static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         tpl_value v54 = tpl_escape_value(rt, v52, TPL_ESC_HTML, &L_540);
         tpl_out_value(rt, v54);
       }
+#line 6 "themes/clean/html_chunked/partials/search.twig"
+      tpl_out(rt, "</label>\n"
+                 "<input class=\"search-input\" id=\"search-input\" type=\"search\" placeholder=\"", 82);
+#line 7 "themes/clean/html_chunked/partials/search.twig"
+      {
+        rt->loc = &L_541;
+        bool b55 = true;
+        tpl_value v57 = tpl_str("getLabel", 8u);
+        tpl_value v58 = tpl_str("search", 6u);
+        const tpl_value a59[1] = {v58};
+        tpl_value v60 = tpl_call_method(rt, v11, v57, 1, a59, &L_542);
+        tpl_value v56 = v60;
+        tpl_value v61;
+        if (b55 && !tpl_is_empty(rt, v56)) {
+          v61 = v56;
+        } else {
+          tpl_value v62 = tpl_str("Search", 6u);
+          v61 = v62;
+        }
+        tpl_value v63 = tpl_escape_value(rt, v61, TPL_ESC_HTML, &L_543);
+        tpl_out_value(rt, v63);
+      }
 #line 7 "themes/clean/html_chunked/partials/search.twig"
       tpl_out(rt, "\" autocomplete=\"off\" spellcheck=\"false\" aria-controls=\"search-results\">\n"
                  "<div class=\"search-panel\">\n"
@@ -5441,14 +5465,14 @@ static void fn52(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
                  "<script src=\"", 227);
 #line 13 "themes/clean/html_chunked/partials/search.twig"
       {
-        rt->loc = &L_541;
+        rt->loc = &L_544;
         tpl_out_value(rt, v8);
       }
 #line 13 "themes/clean/html_chunked/partials/search.twig"
       tpl_out(rt, "search-index.js\" defer></script>\n<script src=\"", 46);
 #line 14 "themes/clean/html_chunked/partials/search.twig"
       {
-        rt->loc = &L_542;
+        rt->loc = &L_545;
         tpl_out_value(rt, v8);
       }
 #line 14 "themes/clean/html_chunked/partials/search.twig"
@@ -5468,9 +5492,9 @@ static void fn53(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 6 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_543;
+    rt->loc = &L_546;
     tpl_value v0 = tpl_str("css/variables.css.twig", 22u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_543);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_546);
   }
 }
 
@@ -5483,9 +5507,9 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 7 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_544;
+    rt->loc = &L_547;
     tpl_value v0 = tpl_str("css/base.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_544);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_547);
   }
 }
 
@@ -5498,9 +5522,9 @@ static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 8 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_545;
+    rt->loc = &L_548;
     tpl_value v0 = tpl_str("css/typography.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_545);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_548);
   }
 }
 
@@ -5513,9 +5537,9 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 9 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_546;
+    rt->loc = &L_549;
     tpl_value v0 = tpl_str("css/content.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_546);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_549);
   }
 }
 
@@ -5528,9 +5552,9 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 10 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_547;
+    rt->loc = &L_550;
     tpl_value v0 = tpl_str("css/code.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_547);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_550);
   }
 }
 
@@ -5543,9 +5567,9 @@ static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 11 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_548;
+    rt->loc = &L_551;
     tpl_value v0 = tpl_str("css/figures.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_548);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_551);
   }
 }
 
@@ -5558,9 +5582,9 @@ static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 12 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_549;
+    rt->loc = &L_552;
     tpl_value v0 = tpl_str("css/tables.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_549);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_552);
   }
 }
 
@@ -5573,9 +5597,9 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 13 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_550;
+    rt->loc = &L_553;
     tpl_value v0 = tpl_str("css/items.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_550);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_553);
   }
 }
 
@@ -5588,9 +5612,9 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 14 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_551;
+    rt->loc = &L_554;
     tpl_value v0 = tpl_str("css/layout.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_551);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_554);
   }
 }
 
@@ -5603,9 +5627,9 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 15 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_552;
+    rt->loc = &L_555;
     tpl_value v0 = tpl_str("css/navigation.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_552);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_555);
   }
 }
 
@@ -5621,9 +5645,9 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 16 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_553;
-    v0 = tpl_var(rt, ctx, self, &N_edition, &L_554);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_format, &L_555, &ic0);
+    rt->loc = &L_556;
+    v0 = tpl_var(rt, ctx, self, &N_edition, &L_557);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_format, &L_558, &ic0);
     tpl_value v2 = tpl_str("html_chunked", 12u);
     bool b3 = tpl_loose_eq(rt, v1, v2);
     if (b3) {
@@ -5650,9 +5674,9 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     if (b3) {
 #line 16 "themes/clean/common/style.css.twig"
       {
-        rt->loc = &L_556;
+        rt->loc = &L_559;
         tpl_value v12 = tpl_str("css/search.css.twig", 19u);
-        tpl_include(rt, ctx, v12, tpl_null(), false, false, &L_556);
+        tpl_include(rt, ctx, v12, tpl_null(), false, false, &L_559);
       }
     }
   }
@@ -5667,9 +5691,9 @@ static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 17 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_557;
+    rt->loc = &L_560;
     tpl_value v0 = tpl_str("css/print.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_557);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_560);
   }
 }
 
@@ -5692,68 +5716,68 @@ static void fn66(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "/* Octavo, theme \"clean\": HTML and website editions */\n", 55);
 #line 6 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_558;
-    tpl_display_block(rt, ctx, blocks, &N_variables, &L_558);
+    rt->loc = &L_561;
+    tpl_display_block(rt, ctx, blocks, &N_variables, &L_561);
   }
 #line 7 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_559;
-    tpl_display_block(rt, ctx, blocks, &N_base, &L_559);
+    rt->loc = &L_562;
+    tpl_display_block(rt, ctx, blocks, &N_base, &L_562);
   }
 #line 8 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_560;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_560);
+    rt->loc = &L_563;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_563);
   }
 #line 9 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_561;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_561);
+    rt->loc = &L_564;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_564);
   }
 #line 10 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_562;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_562);
+    rt->loc = &L_565;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_565);
   }
 #line 11 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_563;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_563);
+    rt->loc = &L_566;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_566);
   }
 #line 12 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_564;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_564);
+    rt->loc = &L_567;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_567);
   }
 #line 13 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_565;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_565);
+    rt->loc = &L_568;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_568);
   }
 #line 14 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_566;
-    tpl_display_block(rt, ctx, blocks, &N_layout, &L_566);
+    rt->loc = &L_569;
+    tpl_display_block(rt, ctx, blocks, &N_layout, &L_569);
   }
 #line 15 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_567;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_567);
+    rt->loc = &L_570;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_570);
   }
 #line 16 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_568;
-    tpl_display_block(rt, ctx, blocks, &N_search, &L_568);
+    rt->loc = &L_571;
+    tpl_display_block(rt, ctx, blocks, &N_search, &L_571);
   }
 #line 17 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_569;
-    tpl_display_block(rt, ctx, blocks, &N_print, &L_569);
+    rt->loc = &L_572;
+    tpl_display_block(rt, ctx, blocks, &N_print, &L_572);
   }
 #line 18 "themes/clean/common/style.css.twig"
   {
-    rt->loc = &L_570;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_570);
+    rt->loc = &L_573;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_573);
   }
 }
 
@@ -5784,12 +5808,12 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_571;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_572);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_573, &ic0);
+    rt->loc = &L_574;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_575);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_576, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_574, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_577, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -5800,16 +5824,16 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_575;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_576);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_577, &ic2);
+    rt->loc = &L_578;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_579);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_580, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/clean/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_578;
+        rt->loc = &L_581;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/clean/common/table.twig"
@@ -5820,22 +5844,22 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_579;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_580);
+    rt->loc = &L_582;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_583);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/clean/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_581;
+        rt->loc = &L_584;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/clean/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_582;
+            rt->loc = &L_585;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/clean/common/table.twig"
@@ -5846,23 +5870,23 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_583;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_584, &ic3);
+        rt->loc = &L_586;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_587, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_585;
+            rt->loc = &L_588;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/clean/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/clean/common/table.twig"
           {
-            rt->loc = &L_586;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_587, &ic4);
+            rt->loc = &L_589;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_590, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/clean/common/table.twig"
@@ -5873,8 +5897,8 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_588;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_589, &ic5);
+        rt->loc = &L_591;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_592, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/clean/common/table.twig"
@@ -5885,7 +5909,7 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_590;
+    rt->loc = &L_593;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -5896,7 +5920,7 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/clean/common/table.twig"
       {
-        rt->loc = &L_591;
+        rt->loc = &L_594;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/clean/common/table.twig"
@@ -5907,8 +5931,8 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/clean/common/table.twig"
   {
-    rt->loc = &L_592;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_593, &ic6);
+    rt->loc = &L_595;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_596, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/clean/common/table.twig"
@@ -5933,35 +5957,35 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic2 = {0, NULL};
 #line 6 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_594;
+    rt->loc = &L_597;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_594);
+    tpl_import(rt, self, 0, v0, &L_597);
   }
 #line 7 "themes/clean/contents/title.md.twig"
   tpl_out(rt, "# ", 2);
 #line 7 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_595;
-    v1 = tpl_var(rt, ctx, self, &N_book, &L_596);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_597, &ic0);
+    rt->loc = &L_598;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_599);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_600, &ic0);
     const tpl_value a3[1] = {v2};
-    tpl_value v4 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a3, NULL, &L_598);
+    tpl_value v4 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a3, NULL, &L_601);
     tpl_out_value(rt, v4);
   }
 #line 7 "themes/clean/contents/title.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 9 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_599;
-    v5 = tpl_getattr_name_ic(rt, v1, &N_author, &L_600, &ic1);
+    rt->loc = &L_602;
+    v5 = tpl_getattr_name_ic(rt, v1, &N_author, &L_603, &ic1);
     bool b6 = tpl_truthy(v5);
     if (b6) {
 #line 10 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 10 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_601;
-        tpl_value v7 = tpl_escape_value(rt, v5, TPL_ESC_HTML, &L_602);
+        rt->loc = &L_604;
+        tpl_value v7 = tpl_escape_value(rt, v5, TPL_ESC_HTML, &L_605);
         tpl_map *m8 = tpl_map_new(rt->arena, 1);
         tpl_value v9 = tpl_str("\n", 1u);
         tpl_value v10 = tpl_str(" ", 1u);
@@ -5969,8 +5993,8 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         tpl_value v11 = tpl_map_or_list(rt->arena, m8);
         const tpl_value a12[2] = {v7, v11};
         if (!k25)
-          k25 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_603);
-        tpl_value v13 = k25->fn(rt, ctx, 2, a12, &L_603);
+          k25 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_606);
+        tpl_value v13 = k25->fn(rt, ctx, 2, a12, &L_606);
         tpl_out_value(rt, v13);
       }
 #line 10 "themes/clean/contents/title.md.twig"
@@ -5979,16 +6003,16 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 13 "themes/clean/contents/title.md.twig"
   {
-    rt->loc = &L_604;
-    v14 = tpl_getattr_name_ic(rt, v1, &N_edition, &L_605, &ic2);
+    rt->loc = &L_607;
+    v14 = tpl_getattr_name_ic(rt, v1, &N_edition, &L_608, &ic2);
     bool b15 = tpl_truthy(v14);
     if (b15) {
 #line 14 "themes/clean/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 14 "themes/clean/contents/title.md.twig"
       {
-        rt->loc = &L_606;
-        tpl_value v16 = tpl_escape_value(rt, v14, TPL_ESC_HTML, &L_607);
+        rt->loc = &L_609;
+        tpl_value v16 = tpl_escape_value(rt, v14, TPL_ESC_HTML, &L_610);
         tpl_map *m17 = tpl_map_new(rt->arena, 1);
         tpl_value v18 = tpl_str("\n", 1u);
         tpl_value v19 = tpl_str(" ", 1u);
@@ -5996,8 +6020,8 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         tpl_value v20 = tpl_map_or_list(rt->arena, m17);
         const tpl_value a21[2] = {v16, v20};
         if (!k25)
-          k25 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_608);
-        tpl_value v22 = k25->fn(rt, ctx, 2, a21, &L_608);
+          k25 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_611);
+        tpl_value v22 = k25->fn(rt, ctx, 2, a21, &L_611);
         tpl_out_value(rt, v22);
       }
 #line 14 "themes/clean/contents/title.md.twig"
@@ -6005,7 +6029,7 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     }
   }
 }
-#line 6009 "clean_html_chunked.c"
+#line 6033 "clean_html_chunked.c"
 
 /* chunk.twig */
 static const tpl_block_def T0_blocks[5] = {
@@ -7518,7 +7542,7 @@ static const char T26_source[] =
     "    written with the index search-index.js, fills the results and shows\n"
     "    the box, which stays hidden where scripts do not run. -#}\n"
     "{% if edition.search ?\? true %}\n"
-    "<div class=\"search\" role=\"search\" hidden data-root=\"{{ root }}\" data-none=\"{{ app.getLabel('search_none')|default('No results')|e }}\" data-one=\"{{ app.getLabel('search_one')|default('1 result')|e }}\" data-many=\"{{ app.getLabel('search_many')|default('%d results')|e }}\">\n"
+    "<div class=\"search\" role=\"search\" hidden data-root=\"{{ root }}\" data-none=\"{{ app.getLabel('search_none')|default('No results')|e }}\" data-one=\"{{ app.getLabel('search_one')|default('1 result')|e }}\" data-many=\"{{ app.getLabel('search_many')|default('%d results')|e }}\" data-some=\"{{ app.getLabel('search_some')|default('{shown} of {total} results')|e }}\">\n"
     "<label class=\"visually-hidden\" for=\"search-input\">{{ app.getLabel('search')|default('Search')|e }}</label>\n"
     "<input class=\"search-input\" id=\"search-input\" type=\"search\" placeholder=\"{{ app.getLabel('search')|default('Search')|e }}\" autocomplete=\"off\" spellcheck=\"false\" aria-controls=\"search-results\">\n"
     "<div class=\"search-panel\">\n"
@@ -7534,7 +7558,7 @@ static const tpl_template T26 = {
   .autoescape = TPL_ESC_NONE,
   .body = fn52,
   .source = T26_source,
-  .source_len = 1072,
+  .source_len = 1158,
   .ast = NULL,
 };
 

@@ -1107,7 +1107,7 @@ static void fn0(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
     rt->loc = &L_0;
     v0 = tpl_var(rt, ctx, self, &N_item, &L_1);
     const tpl_value a1[1] = {v0};
-    tpl_value v2 = tpl_call_macro(rt, self, 0, &N_plain_title, 1, 0, a1, NULL, &L_2);
+    tpl_value v2 = tpl_call_macro(rt, ctx, self, 0, &N_plain_title, 1, 0, a1, NULL, &L_2);
     const tpl_value a3[1] = {v2};
     if (!k0)
       k0 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_3);
@@ -1261,7 +1261,7 @@ static void fn1(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
           v30 = v33;
         }
         const tpl_value a34[1] = {v30};
-        tpl_value v35 = tpl_call_macro(rt, self, 1, &N_attr_text, 1, 0, a34, NULL, &L_24);
+        tpl_value v35 = tpl_call_macro(rt, ctx, self, 1, &N_attr_text, 1, 0, a34, NULL, &L_24);
         tpl_ctx_set(rt, ctx, &N_name, v35);
       }
 #line 23 "themes/tech/epub/chunk.twig"
@@ -1279,7 +1279,7 @@ static void fn1(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
       {
         rt->loc = &L_28;
         const tpl_value a38[1] = {v36};
-        tpl_value v39 = tpl_call_macro(rt, self, 1, &N_semantics, 1, 0, a38, NULL, &L_29);
+        tpl_value v39 = tpl_call_macro(rt, ctx, self, 1, &N_semantics, 1, 0, a38, NULL, &L_29);
         tpl_out_value(rt, v39);
       }
 #line 24 "themes/tech/epub/chunk.twig"
@@ -3906,7 +3906,7 @@ static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     v1 = tpl_var(rt, ctx, self, &N_book, &L_256);
     v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_257, &ic0);
     const tpl_value a3[1] = {v2};
-    tpl_value v4 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a3, NULL, &L_258);
+    tpl_value v4 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a3, NULL, &L_258);
     tpl_out_value(rt, v4);
   }
 #line 5 "themes/tech/epub/edition.md.twig"
@@ -3923,7 +3923,7 @@ static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       {
         rt->loc = &L_261;
         const tpl_value a7[1] = {v5};
-        tpl_value v8 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a7, NULL, &L_262);
+        tpl_value v8 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a7, NULL, &L_262);
         tpl_out_value(rt, v8);
       }
     }
@@ -3940,7 +3940,7 @@ static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       {
         rt->loc = &L_265;
         const tpl_value a11[1] = {v9};
-        tpl_value v12 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a11, NULL, &L_266);
+        tpl_value v12 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a11, NULL, &L_266);
         tpl_out_value(rt, v12);
       }
 #line 9 "themes/tech/epub/edition.md.twig"
@@ -3993,7 +3993,7 @@ static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       {
         rt->loc = &L_274;
         const tpl_value a30[1] = {v28};
-        tpl_value v31 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a30, NULL, &L_275);
+        tpl_value v31 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a30, NULL, &L_275);
         tpl_out_value(rt, v31);
       }
 #line 12 "themes/tech/epub/edition.md.twig"
@@ -4058,7 +4058,7 @@ static void fn29(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     }
     tpl_value v59 = tpl_op_concat(rt, v47, v56);
     const tpl_value a60[1] = {v59};
-    tpl_value v61 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a60, NULL, &L_278);
+    tpl_value v61 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a60, NULL, &L_278);
     tpl_map_set(rt->arena, m34, v35, v61);
     tpl_value v62 = tpl_map_or_list(rt->arena, m34);
     const tpl_value a63[2] = {v33, v62};
@@ -4315,7 +4315,7 @@ static void fn34(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       v9 = v10;
     }
     const tpl_value a11[1] = {v9};
-    tpl_value v12 = tpl_call_macro(rt, self, 0, &N_matter, 1, 0, a11, NULL, &L_311);
+    tpl_value v12 = tpl_call_macro(rt, ctx, self, 0, &N_matter, 1, 0, a11, NULL, &L_311);
     tpl_out_value(rt, v12);
   }
 }
@@ -4597,7 +4597,7 @@ static void fn37(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     v11 = tpl_var(rt, ctx, self, &N_book, &L_350);
     v12 = tpl_getattr_name_ic(rt, v11, &N_author, &L_351, &ic0);
     const tpl_value a13[1] = {v12};
-    tpl_value v14 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a13, NULL, &L_352);
+    tpl_value v14 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a13, NULL, &L_352);
     tpl_out_value(rt, v14);
   }
 #line 3 "themes/tech/contents/license.md.twig"
@@ -4854,7 +4854,7 @@ static void fn45(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       v8 = v10;
     }
     const tpl_value a11[1] = {v8};
-    tpl_value v12 = tpl_call_macro(rt, self, 1, &N_nav_list, 1, 0, a11, NULL, &L_383);
+    tpl_value v12 = tpl_call_macro(rt, ctx, self, 1, &N_nav_list, 1, 0, a11, NULL, &L_383);
     tpl_out_value(rt, v12);
   }
 #line 15 "themes/tech/epub/nav.xhtml.twig"
@@ -5823,7 +5823,7 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           {
             rt->loc = &L_503;
             const tpl_value a69[1] = {v57};
-            tpl_value v70 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a69, NULL, &L_504);
+            tpl_value v70 = tpl_call_macro(rt, it7.scope, self, 0, &N_link_text, 1, 0, a69, NULL, &L_504);
             tpl_out_value(rt, v70);
           }
 #line 62 "themes/tech/epub/partials/epub.twig"
@@ -5928,7 +5928,7 @@ static void fn55(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           {
             rt->loc = &L_518;
             const tpl_value a7[1] = {v5};
-            tpl_value v8 = tpl_call_macro(rt, self, 1, &N_link_text, 1, 0, a7, NULL, &L_519);
+            tpl_value v8 = tpl_call_macro(rt, it4.scope, self, 1, &N_link_text, 1, 0, a7, NULL, &L_519);
             tpl_out_value(rt, v8);
           }
 #line 79 "themes/tech/epub/partials/epub.twig"
@@ -5962,7 +5962,7 @@ static void fn55(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
                 rt->loc = &L_521;
                 v17 = tpl_getattr_name_ic(rt, v5, &N_children, &L_522, &ic1);
                 const tpl_value a18[1] = {v17};
-                tpl_value v19 = tpl_call_macro(rt, self, -1, &N_nav_list, 1, 0, a18, NULL, &L_523);
+                tpl_value v19 = tpl_call_macro(rt, it4.scope, self, -1, &N_nav_list, 1, 0, a18, NULL, &L_523);
                 tpl_out_value(rt, v19);
               }
 #line 82 "themes/tech/epub/partials/epub.twig"
@@ -6117,7 +6117,7 @@ static void fn56(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
             rt->loc = &L_536;
             v35 = tpl_getattr_name_ic(rt, v2, &N_children, &L_537, &ic3);
             const tpl_value a36[1] = {v35};
-            tpl_value v37 = tpl_call_macro(rt, self, -1, &N_ncx_points, 1, 0, a36, NULL, &L_538);
+            tpl_value v37 = tpl_call_macro(rt, it1.scope, self, -1, &N_ncx_points, 1, 0, a36, NULL, &L_538);
             tpl_out_value(rt, v37);
           }
         }
@@ -6845,7 +6845,7 @@ static void fn63(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_637);
+    tpl_value v29 = tpl_call_macro(rt, ctx, self, -1, &N_label_title, 1, 0, a28, NULL, &L_637);
     tpl_out_value(rt, v29);
   }
 }
@@ -6885,7 +6885,7 @@ static void fn64(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_642);
+    tpl_value v8 = tpl_call_macro(rt, ctx, self, -1, &N_link_text, 1, 0, a7, NULL, &L_642);
     const tpl_value a9[1] = {v8};
     if (!k35)
       k35 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_643);
@@ -7211,7 +7211,7 @@ static void fn65(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           {
             rt->loc = &L_695;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_696);
+            tpl_value v74 = tpl_call_macro(rt, it6.scope, self, -1, &N_link_text, 1, 0, a73, NULL, &L_696);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
@@ -7353,7 +7353,7 @@ static void fn67(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
         v9 = tpl_var(rt, ctx, self, &N_root, &L_713);
         v10 = tpl_var(rt, ctx, self, &N_current, &L_714);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_715);
+        tpl_value v12 = tpl_call_macro(rt, ctx, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_715);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/tech/common/partials/macros.twig"
@@ -8149,7 +8149,7 @@ static void fn81(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     v1 = tpl_var(rt, ctx, self, &N_book, &L_754);
     v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_755, &ic0);
     const tpl_value a3[1] = {v2};
-    tpl_value v4 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a3, NULL, &L_756);
+    tpl_value v4 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a3, NULL, &L_756);
     tpl_out_value(rt, v4);
   }
 #line 7 "themes/tech/contents/title.md.twig"
@@ -8336,7 +8336,7 @@ static void fn82(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       v26 = v28;
     }
     const tpl_value a29[1] = {v26};
-    tpl_value v30 = tpl_call_macro(rt, self, 0, &N_ncx_points, 1, 0, a29, NULL, &L_785);
+    tpl_value v30 = tpl_call_macro(rt, ctx, self, 0, &N_ncx_points, 1, 0, a29, NULL, &L_785);
     tpl_out_value(rt, v30);
   }
 #line 19 "themes/tech/epub/toc.ncx.twig"
@@ -8388,7 +8388,7 @@ static void fn83(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     }
     v8 = tpl_var(rt, ctx, self, &N_root, &L_791);
     const tpl_value a9[2] = {v5, v8};
-    tpl_value v10 = tpl_call_macro(rt, self, 0, &N_toc_list, 2, 0, a9, NULL, &L_792);
+    tpl_value v10 = tpl_call_macro(rt, ctx, self, 0, &N_toc_list, 2, 0, a9, NULL, &L_792);
     tpl_out_value(rt, v10);
   }
 #line 8 "themes/tech/epub/toc.twig"

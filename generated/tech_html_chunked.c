@@ -699,96 +699,99 @@ static const tpl_loc L_580 = {F_16, 5, 195};
 static const tpl_loc L_581 = {F_16, 5, 212};
 static const tpl_loc L_582 = {F_16, 5, 219};
 static const tpl_loc L_583 = {F_16, 5, 265};
-static const tpl_loc L_584 = {F_16, 6, 51};
-static const tpl_loc L_585 = {F_16, 6, 58};
-static const tpl_loc L_586 = {F_16, 6, 95};
-static const tpl_loc L_587 = {F_16, 7, 74};
-static const tpl_loc L_588 = {F_16, 7, 81};
-static const tpl_loc L_589 = {F_16, 7, 118};
-static const tpl_loc L_590 = {F_16, 13, 14};
-static const tpl_loc L_591 = {F_16, 14, 14};
+static const tpl_loc L_584 = {F_16, 5, 282};
+static const tpl_loc L_585 = {F_16, 5, 289};
+static const tpl_loc L_586 = {F_16, 5, 351};
+static const tpl_loc L_587 = {F_16, 6, 51};
+static const tpl_loc L_588 = {F_16, 6, 58};
+static const tpl_loc L_589 = {F_16, 6, 95};
+static const tpl_loc L_590 = {F_16, 7, 74};
+static const tpl_loc L_591 = {F_16, 7, 81};
+static const tpl_loc L_592 = {F_16, 7, 118};
+static const tpl_loc L_593 = {F_16, 13, 14};
+static const tpl_loc L_594 = {F_16, 14, 14};
 static const char F_17[] = "style.css.twig";
-static const tpl_loc L_592 = {F_17, 6, 33};
-static const tpl_loc L_593 = {F_17, 7, 28};
-static const tpl_loc L_594 = {F_17, 8, 34};
-static const tpl_loc L_595 = {F_17, 9, 31};
-static const tpl_loc L_596 = {F_17, 10, 28};
-static const tpl_loc L_597 = {F_17, 11, 31};
-static const tpl_loc L_598 = {F_17, 12, 30};
-static const tpl_loc L_599 = {F_17, 13, 29};
-static const tpl_loc L_600 = {F_17, 14, 30};
-static const tpl_loc L_601 = {F_17, 15, 34};
-static const tpl_loc L_602 = {F_17, 16, 22};
-static const tpl_loc L_603 = {F_17, 16, 25};
-static const tpl_loc L_604 = {F_17, 16, 33};
+static const tpl_loc L_595 = {F_17, 6, 33};
+static const tpl_loc L_596 = {F_17, 7, 28};
+static const tpl_loc L_597 = {F_17, 8, 34};
+static const tpl_loc L_598 = {F_17, 9, 31};
+static const tpl_loc L_599 = {F_17, 10, 28};
+static const tpl_loc L_600 = {F_17, 11, 31};
+static const tpl_loc L_601 = {F_17, 12, 30};
+static const tpl_loc L_602 = {F_17, 13, 29};
+static const tpl_loc L_603 = {F_17, 14, 30};
+static const tpl_loc L_604 = {F_17, 15, 34};
+static const tpl_loc L_605 = {F_17, 16, 22};
+static const tpl_loc L_606 = {F_17, 16, 25};
+static const tpl_loc L_607 = {F_17, 16, 33};
 static const tpl_name N_format = {"format", 6u, 0xb99d8552u};
-static const tpl_loc L_605 = {F_17, 16, 100};
-static const tpl_loc L_606 = {F_17, 17, 29};
-static const tpl_loc L_607 = {F_17, 6, 10};
+static const tpl_loc L_608 = {F_17, 16, 100};
+static const tpl_loc L_609 = {F_17, 17, 29};
+static const tpl_loc L_610 = {F_17, 6, 10};
 static const tpl_name N_variables = {"variables", 9u, 0x29ab62c2u};
-static const tpl_loc L_608 = {F_17, 7, 10};
+static const tpl_loc L_611 = {F_17, 7, 10};
 static const tpl_name N_base = {"base", 4u, 0x3ddc94d8u};
-static const tpl_loc L_609 = {F_17, 8, 10};
+static const tpl_loc L_612 = {F_17, 8, 10};
 static const tpl_name N_typography = {"typography", 10u, 0xd3b7c80cu};
-static const tpl_loc L_610 = {F_17, 9, 10};
-static const tpl_loc L_611 = {F_17, 10, 10};
+static const tpl_loc L_613 = {F_17, 9, 10};
+static const tpl_loc L_614 = {F_17, 10, 10};
 static const tpl_name N_code = {"code", 4u, 0xf9316cf4u};
-static const tpl_loc L_612 = {F_17, 11, 10};
+static const tpl_loc L_615 = {F_17, 11, 10};
 static const tpl_name N_figures = {"figures", 7u, 0x33a20f0eu};
-static const tpl_loc L_613 = {F_17, 12, 10};
+static const tpl_loc L_616 = {F_17, 12, 10};
 static const tpl_name N_tables = {"tables", 6u, 0x20890fc4u};
-static const tpl_loc L_614 = {F_17, 13, 10};
-static const tpl_loc L_615 = {F_17, 14, 10};
+static const tpl_loc L_617 = {F_17, 13, 10};
+static const tpl_loc L_618 = {F_17, 14, 10};
 static const tpl_name N_layout = {"layout", 6u, 0xcac17cffu};
-static const tpl_loc L_616 = {F_17, 15, 10};
+static const tpl_loc L_619 = {F_17, 15, 10};
 static const tpl_name N_navigation = {"navigation", 10u, 0x2cd52ea3u};
-static const tpl_loc L_617 = {F_17, 16, 10};
+static const tpl_loc L_620 = {F_17, 16, 10};
 static const tpl_name N_search = {"search", 6u, 0x803328a9u};
-static const tpl_loc L_618 = {F_17, 17, 10};
+static const tpl_loc L_621 = {F_17, 17, 10};
 static const tpl_name N_print = {"print", 5u, 0x16378a88u};
-static const tpl_loc L_619 = {F_17, 18, 10};
+static const tpl_loc L_622 = {F_17, 18, 10};
 static const tpl_name N_custom = {"custom", 6u, 0x2057306eu};
 static const char F_18[] = "table.twig";
-static const tpl_loc L_620 = {F_18, 4, 4};
-static const tpl_loc L_621 = {F_18, 4, 20};
-static const tpl_loc L_622 = {F_18, 4, 25};
-static const tpl_loc L_623 = {F_18, 4, 39};
+static const tpl_loc L_623 = {F_18, 4, 4};
+static const tpl_loc L_624 = {F_18, 4, 20};
+static const tpl_loc L_625 = {F_18, 4, 25};
+static const tpl_loc L_626 = {F_18, 4, 39};
 static const tpl_name N_captioned = {"captioned", 9u, 0xc62f196cu};
-static const tpl_loc L_624 = {F_18, 5, 25};
-static const tpl_loc L_625 = {F_18, 5, 28};
-static const tpl_loc L_626 = {F_18, 5, 33};
-static const tpl_loc L_627 = {F_18, 5, 45};
-static const tpl_loc L_628 = {F_18, 6, 4};
-static const tpl_loc L_629 = {F_18, 6, 7};
-static const tpl_loc L_630 = {F_18, 7, 31};
-static const tpl_loc L_631 = {F_18, 7, 51};
-static const tpl_loc L_632 = {F_18, 8, 5};
-static const tpl_loc L_633 = {F_18, 8, 13};
-static const tpl_loc L_634 = {F_18, 8, 41};
-static const tpl_loc L_635 = {F_18, 8, 67};
-static const tpl_loc L_636 = {F_18, 8, 75};
-static const tpl_loc L_637 = {F_18, 8, 108};
-static const tpl_loc L_638 = {F_18, 8, 116};
-static const tpl_loc L_639 = {F_18, 11, 42};
-static const tpl_loc L_640 = {F_18, 11, 103};
-static const tpl_loc L_641 = {F_18, 12, 1};
-static const tpl_loc L_642 = {F_18, 12, 9};
+static const tpl_loc L_627 = {F_18, 5, 25};
+static const tpl_loc L_628 = {F_18, 5, 28};
+static const tpl_loc L_629 = {F_18, 5, 33};
+static const tpl_loc L_630 = {F_18, 5, 45};
+static const tpl_loc L_631 = {F_18, 6, 4};
+static const tpl_loc L_632 = {F_18, 6, 7};
+static const tpl_loc L_633 = {F_18, 7, 31};
+static const tpl_loc L_634 = {F_18, 7, 51};
+static const tpl_loc L_635 = {F_18, 8, 5};
+static const tpl_loc L_636 = {F_18, 8, 13};
+static const tpl_loc L_637 = {F_18, 8, 41};
+static const tpl_loc L_638 = {F_18, 8, 67};
+static const tpl_loc L_639 = {F_18, 8, 75};
+static const tpl_loc L_640 = {F_18, 8, 108};
+static const tpl_loc L_641 = {F_18, 8, 116};
+static const tpl_loc L_642 = {F_18, 11, 42};
+static const tpl_loc L_643 = {F_18, 11, 103};
+static const tpl_loc L_644 = {F_18, 12, 1};
+static const tpl_loc L_645 = {F_18, 12, 9};
 static const char F_19[] = "title.md.twig";
-static const tpl_loc L_643 = {F_19, 6, 11};
-static const tpl_loc L_644 = {F_19, 7, 3};
-static const tpl_loc L_645 = {F_19, 7, 16};
-static const tpl_loc L_646 = {F_19, 7, 21};
-static const tpl_loc L_647 = {F_19, 7, 6};
-static const tpl_loc L_648 = {F_19, 9, 4};
-static const tpl_loc L_649 = {F_19, 9, 12};
-static const tpl_loc L_650 = {F_19, 10, 24};
-static const tpl_loc L_651 = {F_19, 10, 39};
-static const tpl_loc L_652 = {F_19, 10, 41};
-static const tpl_loc L_653 = {F_19, 13, 4};
-static const tpl_loc L_654 = {F_19, 13, 12};
-static const tpl_loc L_655 = {F_19, 14, 25};
-static const tpl_loc L_656 = {F_19, 14, 41};
-static const tpl_loc L_657 = {F_19, 14, 43};
+static const tpl_loc L_646 = {F_19, 6, 11};
+static const tpl_loc L_647 = {F_19, 7, 3};
+static const tpl_loc L_648 = {F_19, 7, 16};
+static const tpl_loc L_649 = {F_19, 7, 21};
+static const tpl_loc L_650 = {F_19, 7, 6};
+static const tpl_loc L_651 = {F_19, 9, 4};
+static const tpl_loc L_652 = {F_19, 9, 12};
+static const tpl_loc L_653 = {F_19, 10, 24};
+static const tpl_loc L_654 = {F_19, 10, 39};
+static const tpl_loc L_655 = {F_19, 10, 41};
+static const tpl_loc L_656 = {F_19, 13, 4};
+static const tpl_loc L_657 = {F_19, 13, 12};
+static const tpl_loc L_658 = {F_19, 14, 25};
+static const tpl_loc L_659 = {F_19, 14, 41};
+static const tpl_loc L_660 = {F_19, 14, 43};
 
 static const tpl_template T0;
 static const tpl_template T1;
@@ -915,7 +918,7 @@ static void fn0(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
     rt->loc = &L_0;
     v0 = tpl_var(rt, ctx, self, &N_item, &L_1);
     const tpl_value a1[1] = {v0};
-    tpl_value v2 = tpl_call_macro(rt, self, 0, &N_plain_title, 1, 0, a1, NULL, &L_2);
+    tpl_value v2 = tpl_call_macro(rt, ctx, self, 0, &N_plain_title, 1, 0, a1, NULL, &L_2);
     const tpl_value a3[1] = {v2};
     if (!k0)
       k0 = tplc_need(rt, tpl_find_filter("trim", 4), "filter", "trim", &L_3);
@@ -1317,7 +1320,7 @@ static void fn3(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
         v30 = tpl_getattr_name_ic(rt, v29, &N_url, &L_80, &ic1);
         tpl_value v31 = tpl_str("toc", 3u);
         const tpl_value a32[6] = {v20, v26, v27, v28, v30, v31};
-        tpl_value v33 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a32, NULL, &L_81);
+        tpl_value v33 = tpl_call_macro(rt, ctx, self, 0, &N_toc_nav, 6, 0, a32, NULL, &L_81);
         tpl_out_value(rt, v33);
       }
 #line 47 "themes/tech/html_chunked/chunk.twig"
@@ -1406,7 +1409,7 @@ static void fn3(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
           {
             rt->loc = &L_101;
             const tpl_value a57[1] = {v34};
-            tpl_value v58 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a57, NULL, &L_102);
+            tpl_value v58 = tpl_call_macro(rt, ctx, self, 0, &N_link_text, 1, 0, a57, NULL, &L_102);
             tpl_out_value(rt, v58);
           }
 #line 77 "themes/tech/html_chunked/chunk.twig"
@@ -1451,7 +1454,7 @@ static void fn3(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
           {
             rt->loc = &L_112;
             const tpl_value a68[1] = {v59};
-            tpl_value v69 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a68, NULL, &L_113);
+            tpl_value v69 = tpl_call_macro(rt, ctx, self, 0, &N_link_text, 1, 0, a68, NULL, &L_113);
             tpl_out_value(rt, v69);
           }
 #line 80 "themes/tech/html_chunked/chunk.twig"
@@ -1626,7 +1629,7 @@ static void fn5(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
           {
             rt->loc = &L_133;
             const tpl_value a34[1] = {v32};
-            tpl_value v35 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a34, NULL, &L_134);
+            tpl_value v35 = tpl_call_macro(rt, ctx, self, 0, &N_link_text, 1, 0, a34, NULL, &L_134);
             tpl_out_value(rt, v35);
           }
 #line 61 "themes/tech/html_chunked/chunk.twig"
@@ -1643,7 +1646,7 @@ static void fn5(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_bl
           {
             rt->loc = &L_137;
             const tpl_value a37[1] = {v20};
-            tpl_value v38 = tpl_call_macro(rt, self, 0, &N_label_title, 1, 0, a37, NULL, &L_138);
+            tpl_value v38 = tpl_call_macro(rt, ctx, self, 0, &N_label_title, 1, 0, a37, NULL, &L_138);
             tpl_out_value(rt, v38);
           }
 #line 62 "themes/tech/html_chunked/chunk.twig"
@@ -3328,7 +3331,7 @@ static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     v1 = tpl_var(rt, ctx, self, &N_book, &L_226);
     v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_227, &ic0);
     const tpl_value a3[1] = {v2};
-    tpl_value v4 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a3, NULL, &L_228);
+    tpl_value v4 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a3, NULL, &L_228);
     tpl_out_value(rt, v4);
   }
 #line 5 "themes/tech/contents/edition.md.twig"
@@ -3345,7 +3348,7 @@ static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       {
         rt->loc = &L_231;
         const tpl_value a7[1] = {v5};
-        tpl_value v8 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a7, NULL, &L_232);
+        tpl_value v8 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a7, NULL, &L_232);
         tpl_out_value(rt, v8);
       }
     }
@@ -3362,7 +3365,7 @@ static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       {
         rt->loc = &L_235;
         const tpl_value a11[1] = {v9};
-        tpl_value v12 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a11, NULL, &L_236);
+        tpl_value v12 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a11, NULL, &L_236);
         tpl_out_value(rt, v12);
       }
 #line 9 "themes/tech/contents/edition.md.twig"
@@ -3415,7 +3418,7 @@ static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       {
         rt->loc = &L_244;
         const tpl_value a30[1] = {v28};
-        tpl_value v31 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a30, NULL, &L_245);
+        tpl_value v31 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a30, NULL, &L_245);
         tpl_out_value(rt, v31);
       }
 #line 12 "themes/tech/contents/edition.md.twig"
@@ -3480,7 +3483,7 @@ static void fn21(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     }
     tpl_value v59 = tpl_op_concat(rt, v47, v56);
     const tpl_value a60[1] = {v59};
-    tpl_value v61 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a60, NULL, &L_248);
+    tpl_value v61 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a60, NULL, &L_248);
     tpl_map_set(rt->arena, m34, v35, v61);
     tpl_value v62 = tpl_map_or_list(rt->arena, m34);
     const tpl_value a63[2] = {v33, v62};
@@ -3850,7 +3853,7 @@ static void fn26(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     tpl_value v25 = tpl_str("", 0u);
     tpl_value v26 = tpl_str("toc", 3u);
     const tpl_value a27[6] = {v13, v14, v23, v24, v25, v26};
-    tpl_value v28 = tpl_call_macro(rt, self, 0, &N_toc_nav, 6, 0, a27, NULL, &L_300);
+    tpl_value v28 = tpl_call_macro(rt, ctx, self, 0, &N_toc_nav, 6, 0, a27, NULL, &L_300);
     tpl_out_value(rt, v28);
   }
 #line 18 "themes/tech/html_chunked/index.twig"
@@ -3905,7 +3908,7 @@ static void fn26(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
       {
         rt->loc = &L_313;
         const tpl_value a43[1] = {v29};
-        tpl_value v44 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a43, NULL, &L_314);
+        tpl_value v44 = tpl_call_macro(rt, ctx, self, 0, &N_link_text, 1, 0, a43, NULL, &L_314);
         tpl_out_value(rt, v44);
       }
 #line 21 "themes/tech/html_chunked/index.twig"
@@ -4188,7 +4191,7 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     v11 = tpl_var(rt, ctx, self, &N_book, &L_347);
     v12 = tpl_getattr_name_ic(rt, v11, &N_author, &L_348, &ic0);
     const tpl_value a13[1] = {v12};
-    tpl_value v14 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a13, NULL, &L_349);
+    tpl_value v14 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a13, NULL, &L_349);
     tpl_out_value(rt, v14);
   }
 #line 3 "themes/tech/contents/license.md.twig"
@@ -5200,7 +5203,7 @@ static void fn46(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_489);
+    tpl_value v29 = tpl_call_macro(rt, ctx, self, -1, &N_label_title, 1, 0, a28, NULL, &L_489);
     tpl_out_value(rt, v29);
   }
 }
@@ -5240,7 +5243,7 @@ static void fn47(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_494);
+    tpl_value v8 = tpl_call_macro(rt, ctx, self, -1, &N_link_text, 1, 0, a7, NULL, &L_494);
     const tpl_value a9[1] = {v8};
     if (!k23)
       k23 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_495);
@@ -5566,7 +5569,7 @@ static void fn48(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           {
             rt->loc = &L_547;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_548);
+            tpl_value v74 = tpl_call_macro(rt, it6.scope, self, -1, &N_link_text, 1, 0, a73, NULL, &L_548);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
@@ -5708,7 +5711,7 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
         v9 = tpl_var(rt, ctx, self, &N_root, &L_565);
         v10 = tpl_var(rt, ctx, self, &N_current, &L_566);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_567);
+        tpl_value v12 = tpl_call_macro(rt, ctx, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_567);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/tech/common/partials/macros.twig"
@@ -5914,13 +5917,13 @@ static void fn53(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         tpl_out_value(rt, v36);
       }
 #line 5 "themes/tech/html_chunked/partials/search.twig"
-      tpl_out(rt, "\">\n<label class=\"visually-hidden\" for=\"search-input\">", 53);
-#line 6 "themes/tech/html_chunked/partials/search.twig"
+      tpl_out(rt, "\" data-some=\"", 13);
+#line 5 "themes/tech/html_chunked/partials/search.twig"
       {
         rt->loc = &L_584;
         bool b37 = true;
         tpl_value v39 = tpl_str("getLabel", 8u);
-        tpl_value v40 = tpl_str("search", 6u);
+        tpl_value v40 = tpl_str("search_some", 11u);
         const tpl_value a41[1] = {v40};
         tpl_value v42 = tpl_call_method(rt, v11, v39, 1, a41, &L_585);
         tpl_value v38 = v42;
@@ -5928,16 +5931,15 @@ static void fn53(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         if (b37 && !tpl_is_empty(rt, v38)) {
           v43 = v38;
         } else {
-          tpl_value v44 = tpl_str("Search", 6u);
+          tpl_value v44 = tpl_str("{shown} of {total} results", 26u);
           v43 = v44;
         }
         tpl_value v45 = tpl_escape_value(rt, v43, TPL_ESC_HTML, &L_586);
         tpl_out_value(rt, v45);
       }
+#line 5 "themes/tech/html_chunked/partials/search.twig"
+      tpl_out(rt, "\">\n<label class=\"visually-hidden\" for=\"search-input\">", 53);
 #line 6 "themes/tech/html_chunked/partials/search.twig"
-      tpl_out(rt, "</label>\n"
-                 "<input class=\"search-input\" id=\"search-input\" type=\"search\" placeholder=\"", 82);
-#line 7 "themes/tech/html_chunked/partials/search.twig"
       {
         rt->loc = &L_587;
         bool b46 = true;
@@ -5956,6 +5958,28 @@ static void fn53(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         tpl_value v54 = tpl_escape_value(rt, v52, TPL_ESC_HTML, &L_589);
         tpl_out_value(rt, v54);
       }
+#line 6 "themes/tech/html_chunked/partials/search.twig"
+      tpl_out(rt, "</label>\n"
+                 "<input class=\"search-input\" id=\"search-input\" type=\"search\" placeholder=\"", 82);
+#line 7 "themes/tech/html_chunked/partials/search.twig"
+      {
+        rt->loc = &L_590;
+        bool b55 = true;
+        tpl_value v57 = tpl_str("getLabel", 8u);
+        tpl_value v58 = tpl_str("search", 6u);
+        const tpl_value a59[1] = {v58};
+        tpl_value v60 = tpl_call_method(rt, v11, v57, 1, a59, &L_591);
+        tpl_value v56 = v60;
+        tpl_value v61;
+        if (b55 && !tpl_is_empty(rt, v56)) {
+          v61 = v56;
+        } else {
+          tpl_value v62 = tpl_str("Search", 6u);
+          v61 = v62;
+        }
+        tpl_value v63 = tpl_escape_value(rt, v61, TPL_ESC_HTML, &L_592);
+        tpl_out_value(rt, v63);
+      }
 #line 7 "themes/tech/html_chunked/partials/search.twig"
       tpl_out(rt, "\" autocomplete=\"off\" spellcheck=\"false\" aria-controls=\"search-results\">\n"
                  "<div class=\"search-panel\">\n"
@@ -5966,14 +5990,14 @@ static void fn53(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
                  "<script src=\"", 227);
 #line 13 "themes/tech/html_chunked/partials/search.twig"
       {
-        rt->loc = &L_590;
+        rt->loc = &L_593;
         tpl_out_value(rt, v8);
       }
 #line 13 "themes/tech/html_chunked/partials/search.twig"
       tpl_out(rt, "search-index.js\" defer></script>\n<script src=\"", 46);
 #line 14 "themes/tech/html_chunked/partials/search.twig"
       {
-        rt->loc = &L_591;
+        rt->loc = &L_594;
         tpl_out_value(rt, v8);
       }
 #line 14 "themes/tech/html_chunked/partials/search.twig"
@@ -5993,9 +6017,9 @@ static void fn54(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 6 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_592;
+    rt->loc = &L_595;
     tpl_value v0 = tpl_str("css/variables.css.twig", 22u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_592);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_595);
   }
 }
 
@@ -6008,9 +6032,9 @@ static void fn55(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 7 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_593;
+    rt->loc = &L_596;
     tpl_value v0 = tpl_str("css/base.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_593);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_596);
   }
 }
 
@@ -6023,9 +6047,9 @@ static void fn56(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 8 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_594;
+    rt->loc = &L_597;
     tpl_value v0 = tpl_str("css/typography.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_594);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_597);
   }
 }
 
@@ -6038,9 +6062,9 @@ static void fn57(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 9 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_595;
+    rt->loc = &L_598;
     tpl_value v0 = tpl_str("css/content.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_595);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_598);
   }
 }
 
@@ -6053,9 +6077,9 @@ static void fn58(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 10 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_596;
+    rt->loc = &L_599;
     tpl_value v0 = tpl_str("css/code.css.twig", 17u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_596);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_599);
   }
 }
 
@@ -6068,9 +6092,9 @@ static void fn59(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 11 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_597;
+    rt->loc = &L_600;
     tpl_value v0 = tpl_str("css/figures.css.twig", 20u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_597);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_600);
   }
 }
 
@@ -6083,9 +6107,9 @@ static void fn60(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 12 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_598;
+    rt->loc = &L_601;
     tpl_value v0 = tpl_str("css/tables.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_598);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_601);
   }
 }
 
@@ -6098,9 +6122,9 @@ static void fn61(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 13 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_599;
+    rt->loc = &L_602;
     tpl_value v0 = tpl_str("css/items.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_599);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_602);
   }
 }
 
@@ -6113,9 +6137,9 @@ static void fn62(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 14 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_600;
+    rt->loc = &L_603;
     tpl_value v0 = tpl_str("css/layout.css.twig", 19u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_600);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_603);
   }
 }
 
@@ -6128,9 +6152,9 @@ static void fn63(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 15 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_601;
+    rt->loc = &L_604;
     tpl_value v0 = tpl_str("css/navigation.css.twig", 23u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_601);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_604);
   }
 }
 
@@ -6146,9 +6170,9 @@ static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   tpl_ic ic0 = {0, NULL};
 #line 16 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_602;
-    v0 = tpl_var(rt, ctx, self, &N_edition, &L_603);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_format, &L_604, &ic0);
+    rt->loc = &L_605;
+    v0 = tpl_var(rt, ctx, self, &N_edition, &L_606);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_format, &L_607, &ic0);
     tpl_value v2 = tpl_str("html_chunked", 12u);
     bool b3 = tpl_loose_eq(rt, v1, v2);
     if (b3) {
@@ -6175,9 +6199,9 @@ static void fn64(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
     if (b3) {
 #line 16 "themes/tech/common/style.css.twig"
       {
-        rt->loc = &L_605;
+        rt->loc = &L_608;
         tpl_value v12 = tpl_str("css/search.css.twig", 19u);
-        tpl_include(rt, ctx, v12, tpl_null(), false, false, &L_605);
+        tpl_include(rt, ctx, v12, tpl_null(), false, false, &L_608);
       }
     }
   }
@@ -6192,9 +6216,9 @@ static void fn65(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
   (void)self;
 #line 17 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_606;
+    rt->loc = &L_609;
     tpl_value v0 = tpl_str("css/print.css.twig", 18u);
-    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_606);
+    tpl_include(rt, ctx, v0, tpl_null(), false, false, &L_609);
   }
 }
 
@@ -6217,68 +6241,68 @@ static void fn67(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "/* Octavo, theme \"tech\": HTML and website editions */\n", 54);
 #line 6 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_607;
-    tpl_display_block(rt, ctx, blocks, &N_variables, &L_607);
+    rt->loc = &L_610;
+    tpl_display_block(rt, ctx, blocks, &N_variables, &L_610);
   }
 #line 7 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_608;
-    tpl_display_block(rt, ctx, blocks, &N_base, &L_608);
+    rt->loc = &L_611;
+    tpl_display_block(rt, ctx, blocks, &N_base, &L_611);
   }
 #line 8 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_609;
-    tpl_display_block(rt, ctx, blocks, &N_typography, &L_609);
+    rt->loc = &L_612;
+    tpl_display_block(rt, ctx, blocks, &N_typography, &L_612);
   }
 #line 9 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_610;
-    tpl_display_block(rt, ctx, blocks, &N_content, &L_610);
+    rt->loc = &L_613;
+    tpl_display_block(rt, ctx, blocks, &N_content, &L_613);
   }
 #line 10 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_611;
-    tpl_display_block(rt, ctx, blocks, &N_code, &L_611);
+    rt->loc = &L_614;
+    tpl_display_block(rt, ctx, blocks, &N_code, &L_614);
   }
 #line 11 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_612;
-    tpl_display_block(rt, ctx, blocks, &N_figures, &L_612);
+    rt->loc = &L_615;
+    tpl_display_block(rt, ctx, blocks, &N_figures, &L_615);
   }
 #line 12 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_613;
-    tpl_display_block(rt, ctx, blocks, &N_tables, &L_613);
+    rt->loc = &L_616;
+    tpl_display_block(rt, ctx, blocks, &N_tables, &L_616);
   }
 #line 13 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_614;
-    tpl_display_block(rt, ctx, blocks, &N_items, &L_614);
+    rt->loc = &L_617;
+    tpl_display_block(rt, ctx, blocks, &N_items, &L_617);
   }
 #line 14 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_615;
-    tpl_display_block(rt, ctx, blocks, &N_layout, &L_615);
+    rt->loc = &L_618;
+    tpl_display_block(rt, ctx, blocks, &N_layout, &L_618);
   }
 #line 15 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_616;
-    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_616);
+    rt->loc = &L_619;
+    tpl_display_block(rt, ctx, blocks, &N_navigation, &L_619);
   }
 #line 16 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_617;
-    tpl_display_block(rt, ctx, blocks, &N_search, &L_617);
+    rt->loc = &L_620;
+    tpl_display_block(rt, ctx, blocks, &N_search, &L_620);
   }
 #line 17 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_618;
-    tpl_display_block(rt, ctx, blocks, &N_print, &L_618);
+    rt->loc = &L_621;
+    tpl_display_block(rt, ctx, blocks, &N_print, &L_621);
   }
 #line 18 "themes/tech/common/style.css.twig"
   {
-    rt->loc = &L_619;
-    tpl_display_block(rt, ctx, blocks, &N_custom, &L_619);
+    rt->loc = &L_622;
+    tpl_display_block(rt, ctx, blocks, &N_custom, &L_622);
   }
 }
 
@@ -6309,12 +6333,12 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic6 = {0, NULL};
 #line 4 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_620;
-    v0 = tpl_var(rt, ctx, self, &N_item, &L_621);
-    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_622, &ic0);
+    rt->loc = &L_623;
+    v0 = tpl_var(rt, ctx, self, &N_item, &L_624);
+    v1 = tpl_getattr_name_ic(rt, v0, &N_label, &L_625, &ic0);
     bool b2 = tpl_truthy(v1);
     if (!b2) {
-      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_623, &ic1);
+      v3 = tpl_getattr_name_ic(rt, v0, &N_caption, &L_626, &ic1);
       bool b4 = tpl_truthy(v3);
       b2 = b4;
     }
@@ -6325,16 +6349,16 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<figure class=\"table\"", 21);
 #line 5 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_624;
-    v6 = tpl_var(rt, ctx, self, &N_item, &L_625);
-    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_626, &ic2);
+    rt->loc = &L_627;
+    v6 = tpl_var(rt, ctx, self, &N_item, &L_628);
+    v7 = tpl_getattr_name_ic(rt, v6, &N_slug, &L_629, &ic2);
     bool b8 = tpl_truthy(v7);
     if (b8) {
 #line 5 "themes/tech/common/table.twig"
       tpl_out(rt, " id=\"", 5);
 #line 5 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_627;
+        rt->loc = &L_630;
         tpl_out_value(rt, v7);
       }
 #line 5 "themes/tech/common/table.twig"
@@ -6345,22 +6369,22 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 6 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_628;
-    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_629);
+    rt->loc = &L_631;
+    v9 = tpl_var(rt, ctx, self, &N_captioned, &L_632);
     bool b10 = tpl_truthy(v9);
     if (b10) {
 #line 7 "themes/tech/common/table.twig"
       tpl_out(rt, "<figcaption class=\"caption\"", 27);
 #line 7 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_630;
+        rt->loc = &L_633;
         bool b11 = tpl_truthy(v7);
         if (b11) {
 #line 7 "themes/tech/common/table.twig"
           tpl_out(rt, " id=\"", 5);
 #line 7 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_631;
+            rt->loc = &L_634;
             tpl_out_value(rt, v7);
           }
 #line 7 "themes/tech/common/table.twig"
@@ -6371,23 +6395,23 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, ">", 1);
 #line 8 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_632;
-        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_633, &ic3);
+        rt->loc = &L_635;
+        v12 = tpl_getattr_name_ic(rt, v6, &N_label, &L_636, &ic3);
         bool b13 = tpl_truthy(v12);
         if (b13) {
 #line 8 "themes/tech/common/table.twig"
           tpl_out(rt, "<span class=\"label\">", 20);
 #line 8 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_634;
+            rt->loc = &L_637;
             tpl_out_value(rt, v12);
           }
 #line 8 "themes/tech/common/table.twig"
           tpl_out(rt, "</span>", 7);
 #line 8 "themes/tech/common/table.twig"
           {
-            rt->loc = &L_635;
-            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_636, &ic4);
+            rt->loc = &L_638;
+            v14 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_639, &ic4);
             bool b15 = tpl_truthy(v14);
             if (b15) {
 #line 8 "themes/tech/common/table.twig"
@@ -6398,8 +6422,8 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       }
 #line 8 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_637;
-        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_638, &ic5);
+        rt->loc = &L_640;
+        v16 = tpl_getattr_name_ic(rt, v6, &N_caption, &L_641, &ic5);
         tpl_out_value(rt, v16);
       }
 #line 9 "themes/tech/common/table.twig"
@@ -6410,7 +6434,7 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, "<div class=\"table-scroll\" tabindex=\"0\"", 38);
 #line 11 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_639;
+    rt->loc = &L_642;
     bool b17 = tpl_truthy(v9);
     if (b17) {
       bool b18 = tpl_truthy(v7);
@@ -6421,7 +6445,7 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       tpl_out(rt, " role=\"region\" aria-labelledby=\"", 32);
 #line 11 "themes/tech/common/table.twig"
       {
-        rt->loc = &L_640;
+        rt->loc = &L_643;
         tpl_out_value(rt, v7);
       }
 #line 11 "themes/tech/common/table.twig"
@@ -6432,8 +6456,8 @@ static void fn68(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_out(rt, ">\n", 2);
 #line 12 "themes/tech/common/table.twig"
   {
-    rt->loc = &L_641;
-    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_642, &ic6);
+    rt->loc = &L_644;
+    v19 = tpl_getattr_name_ic(rt, v6, &N_content, &L_645, &ic6);
     tpl_out_value(rt, v19);
   }
 #line 12 "themes/tech/common/table.twig"
@@ -6458,35 +6482,35 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   tpl_ic ic2 = {0, NULL};
 #line 6 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_643;
+    rt->loc = &L_646;
     tpl_value v0 = tpl_str("partials/macros.twig", 20u);
-    tpl_import(rt, self, 0, v0, &L_643);
+    tpl_import(rt, self, 0, v0, &L_646);
   }
 #line 7 "themes/tech/contents/title.md.twig"
   tpl_out(rt, "# ", 2);
 #line 7 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_644;
-    v1 = tpl_var(rt, ctx, self, &N_book, &L_645);
-    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_646, &ic0);
+    rt->loc = &L_647;
+    v1 = tpl_var(rt, ctx, self, &N_book, &L_648);
+    v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_649, &ic0);
     const tpl_value a3[1] = {v2};
-    tpl_value v4 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a3, NULL, &L_647);
+    tpl_value v4 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a3, NULL, &L_650);
     tpl_out_value(rt, v4);
   }
 #line 7 "themes/tech/contents/title.md.twig"
   tpl_out(rt, "\n\n", 2);
 #line 9 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_648;
-    v5 = tpl_getattr_name_ic(rt, v1, &N_author, &L_649, &ic1);
+    rt->loc = &L_651;
+    v5 = tpl_getattr_name_ic(rt, v1, &N_author, &L_652, &ic1);
     bool b6 = tpl_truthy(v5);
     if (b6) {
 #line 10 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-author\">", 23);
 #line 10 "themes/tech/contents/title.md.twig"
       {
-        rt->loc = &L_650;
-        tpl_value v7 = tpl_escape_value(rt, v5, TPL_ESC_HTML, &L_651);
+        rt->loc = &L_653;
+        tpl_value v7 = tpl_escape_value(rt, v5, TPL_ESC_HTML, &L_654);
         tpl_map *m8 = tpl_map_new(rt->arena, 1);
         tpl_value v9 = tpl_str("\n", 1u);
         tpl_value v10 = tpl_str(" ", 1u);
@@ -6494,8 +6518,8 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         tpl_value v11 = tpl_map_or_list(rt->arena, m8);
         const tpl_value a12[2] = {v7, v11};
         if (!k33)
-          k33 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_652);
-        tpl_value v13 = k33->fn(rt, ctx, 2, a12, &L_652);
+          k33 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_655);
+        tpl_value v13 = k33->fn(rt, ctx, 2, a12, &L_655);
         tpl_out_value(rt, v13);
       }
 #line 10 "themes/tech/contents/title.md.twig"
@@ -6504,16 +6528,16 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
   }
 #line 13 "themes/tech/contents/title.md.twig"
   {
-    rt->loc = &L_653;
-    v14 = tpl_getattr_name_ic(rt, v1, &N_edition, &L_654, &ic2);
+    rt->loc = &L_656;
+    v14 = tpl_getattr_name_ic(rt, v1, &N_edition, &L_657, &ic2);
     bool b15 = tpl_truthy(v14);
     if (b15) {
 #line 14 "themes/tech/contents/title.md.twig"
       tpl_out(rt, "<p class=\"book-edition\">", 24);
 #line 14 "themes/tech/contents/title.md.twig"
       {
-        rt->loc = &L_655;
-        tpl_value v16 = tpl_escape_value(rt, v14, TPL_ESC_HTML, &L_656);
+        rt->loc = &L_658;
+        tpl_value v16 = tpl_escape_value(rt, v14, TPL_ESC_HTML, &L_659);
         tpl_map *m17 = tpl_map_new(rt->arena, 1);
         tpl_value v18 = tpl_str("\n", 1u);
         tpl_value v19 = tpl_str(" ", 1u);
@@ -6521,8 +6545,8 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
         tpl_value v20 = tpl_map_or_list(rt->arena, m17);
         const tpl_value a21[2] = {v16, v20};
         if (!k33)
-          k33 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_657);
-        tpl_value v22 = k33->fn(rt, ctx, 2, a21, &L_657);
+          k33 = tplc_need(rt, tpl_find_filter("replace", 7), "filter", "replace", &L_660);
+        tpl_value v22 = k33->fn(rt, ctx, 2, a21, &L_660);
         tpl_out_value(rt, v22);
       }
 #line 14 "themes/tech/contents/title.md.twig"
@@ -6530,7 +6554,7 @@ static void fn69(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     }
   }
 }
-#line 6534 "tech_html_chunked.c"
+#line 6558 "tech_html_chunked.c"
 
 /* chunk.twig */
 static const tpl_block_def T0_blocks[5] = {
@@ -8219,7 +8243,7 @@ static const char T27_source[] =
     "    written with the index search-index.js, fills the results and shows\n"
     "    the box, which stays hidden where scripts do not run. -#}\n"
     "{% if edition.search ?\? true %}\n"
-    "<div class=\"search\" role=\"search\" hidden data-root=\"{{ root }}\" data-none=\"{{ app.getLabel('search_none')|default('No results')|e }}\" data-one=\"{{ app.getLabel('search_one')|default('1 result')|e }}\" data-many=\"{{ app.getLabel('search_many')|default('%d results')|e }}\">\n"
+    "<div class=\"search\" role=\"search\" hidden data-root=\"{{ root }}\" data-none=\"{{ app.getLabel('search_none')|default('No results')|e }}\" data-one=\"{{ app.getLabel('search_one')|default('1 result')|e }}\" data-many=\"{{ app.getLabel('search_many')|default('%d results')|e }}\" data-some=\"{{ app.getLabel('search_some')|default('{shown} of {total} results')|e }}\">\n"
     "<label class=\"visually-hidden\" for=\"search-input\">{{ app.getLabel('search')|default('Search')|e }}</label>\n"
     "<input class=\"search-input\" id=\"search-input\" type=\"search\" placeholder=\"{{ app.getLabel('search')|default('Search')|e }}\" autocomplete=\"off\" spellcheck=\"false\" aria-controls=\"search-results\">\n"
     "<div class=\"search-panel\">\n"
@@ -8235,7 +8259,7 @@ static const tpl_template T27 = {
   .autoescape = TPL_ESC_NONE,
   .body = fn53,
   .source = T27_source,
-  .source_len = 1072,
+  .source_len = 1158,
   .ast = NULL,
 };
 

@@ -2790,7 +2790,7 @@ static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     v1 = tpl_var(rt, ctx, self, &N_book, &L_104);
     v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_105, &ic0);
     const tpl_value a3[1] = {v2};
-    tpl_value v4 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a3, NULL, &L_106);
+    tpl_value v4 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a3, NULL, &L_106);
     tpl_out_value(rt, v4);
   }
 #line 5 "themes/tech/contents/edition.md.twig"
@@ -2807,7 +2807,7 @@ static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       {
         rt->loc = &L_109;
         const tpl_value a7[1] = {v5};
-        tpl_value v8 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a7, NULL, &L_110);
+        tpl_value v8 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a7, NULL, &L_110);
         tpl_out_value(rt, v8);
       }
     }
@@ -2824,7 +2824,7 @@ static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       {
         rt->loc = &L_113;
         const tpl_value a11[1] = {v9};
-        tpl_value v12 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a11, NULL, &L_114);
+        tpl_value v12 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a11, NULL, &L_114);
         tpl_out_value(rt, v12);
       }
 #line 9 "themes/tech/contents/edition.md.twig"
@@ -2877,7 +2877,7 @@ static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
       {
         rt->loc = &L_122;
         const tpl_value a30[1] = {v28};
-        tpl_value v31 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a30, NULL, &L_123);
+        tpl_value v31 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a30, NULL, &L_123);
         tpl_out_value(rt, v31);
       }
 #line 12 "themes/tech/contents/edition.md.twig"
@@ -2942,7 +2942,7 @@ static void fn24(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     }
     tpl_value v59 = tpl_op_concat(rt, v47, v56);
     const tpl_value a60[1] = {v59};
-    tpl_value v61 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a60, NULL, &L_126);
+    tpl_value v61 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a60, NULL, &L_126);
     tpl_map_set(rt->arena, m34, v35, v61);
     tpl_value v62 = tpl_map_or_list(rt->arena, m34);
     const tpl_value a63[2] = {v33, v62};
@@ -3580,7 +3580,7 @@ static void fn35(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     v11 = tpl_var(rt, ctx, self, &N_book, &L_207);
     v12 = tpl_getattr_name_ic(rt, v11, &N_author, &L_208, &ic0);
     const tpl_value a13[1] = {v12};
-    tpl_value v14 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a13, NULL, &L_209);
+    tpl_value v14 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a13, NULL, &L_209);
     tpl_out_value(rt, v14);
   }
 #line 3 "themes/tech/contents/license.md.twig"
@@ -4658,7 +4658,7 @@ static void fn49(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     tpl_map_set(rt->arena, m16, v25, v26);
     tpl_value v27 = tpl_map_or_list(rt->arena, m16);
     const tpl_value a28[1] = {v27};
-    tpl_value v29 = tpl_call_macro(rt, self, -1, &N_label_title, 1, 0, a28, NULL, &L_353);
+    tpl_value v29 = tpl_call_macro(rt, ctx, self, -1, &N_label_title, 1, 0, a28, NULL, &L_353);
     tpl_out_value(rt, v29);
   }
 }
@@ -4698,7 +4698,7 @@ static void fn50(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
     tpl_map_set(rt->arena, m0, v1, v2);
     tpl_value v6 = tpl_map_or_list(rt->arena, m0);
     const tpl_value a7[1] = {v6};
-    tpl_value v8 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a7, NULL, &L_358);
+    tpl_value v8 = tpl_call_macro(rt, ctx, self, -1, &N_link_text, 1, 0, a7, NULL, &L_358);
     const tpl_value a9[1] = {v8};
     if (!k19)
       k19 = tplc_need(rt, tpl_find_filter("striptags", 9), "filter", "striptags", &L_359);
@@ -5024,7 +5024,7 @@ static void fn51(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
           {
             rt->loc = &L_411;
             const tpl_value a73[1] = {v66};
-            tpl_value v74 = tpl_call_macro(rt, self, -1, &N_link_text, 1, 0, a73, NULL, &L_412);
+            tpl_value v74 = tpl_call_macro(rt, it6.scope, self, -1, &N_link_text, 1, 0, a73, NULL, &L_412);
             tpl_out_value(rt, v74);
           }
 #line 46 "themes/tech/common/partials/macros.twig"
@@ -5166,7 +5166,7 @@ static void fn53(tpl_rt *rt, const tpl_macro_def *def, tpl_ctx *ctx) {
         v9 = tpl_var(rt, ctx, self, &N_root, &L_429);
         v10 = tpl_var(rt, ctx, self, &N_current, &L_430);
         const tpl_value a11[3] = {v0, v9, v10};
-        tpl_value v12 = tpl_call_macro(rt, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_431);
+        tpl_value v12 = tpl_call_macro(rt, ctx, self, -1, &N_toc_list, 3, 0, a11, NULL, &L_431);
         tpl_out_value(rt, v12);
       }
 #line 60 "themes/tech/common/partials/macros.twig"
@@ -6786,7 +6786,7 @@ static void fn70(tpl_rt *rt, const tpl_template *self, tpl_ctx *ctx, const tpl_b
     v1 = tpl_var(rt, ctx, self, &N_book, &L_558);
     v2 = tpl_getattr_name_ic(rt, v1, &N_title, &L_559, &ic0);
     const tpl_value a3[1] = {v2};
-    tpl_value v4 = tpl_call_macro(rt, self, 0, &N_md_text, 1, 0, a3, NULL, &L_560);
+    tpl_value v4 = tpl_call_macro(rt, ctx, self, 0, &N_md_text, 1, 0, a3, NULL, &L_560);
     tpl_out_value(rt, v4);
   }
 #line 7 "themes/tech/contents/title.md.twig"
@@ -7287,7 +7287,7 @@ static void fn73(tpl_rt *rt, const tpl_block_def *def, tpl_ctx *ctx, const tpl_b
           {
             rt->loc = &L_632;
             const tpl_value a96[1] = {v82};
-            tpl_value v97 = tpl_call_macro(rt, self, 0, &N_link_text, 1, 0, a96, NULL, &L_633);
+            tpl_value v97 = tpl_call_macro(rt, it81.scope, self, 0, &N_link_text, 1, 0, a96, NULL, &L_633);
             tpl_out_value(rt, v97);
           }
 #line 25 "themes/tech/pdf/toc.twig"

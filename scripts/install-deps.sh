@@ -56,14 +56,16 @@ PACKAGE="dpkg-dev file"
 # (fonts-urw-base35: Nimbus Roman and a CFF face; fonts-texgyre: TeX Gyre
 # Pagella, the CFF book of the font tests), and the comparison tools
 # of bench/ (pandoc, chromium, weasyprint, cmark-gfm), Pygments (the
-# highlighter's token classes are compared with its), and Selenium with
+# highlighter's token classes are compared with its), GeSHi's language
+# files (the names Easybook books give code, checked against the
+# highlighter's table), and Selenium with
 # ChromeDriver (the browser tests of `publish serve` and of the website's
 # search box drive headless Chromium). Liberation is not
 # needed: no theme, the guide nor a test uses it.
 TEST="
   clang libfuzzer-14-dev libclang-rt-14-dev
   epubcheck default-jre-headless qpdf poppler-utils
-  php-cli php-twig valgrind python3 python3-yaml
+  php-cli php-twig php-geshi valgrind python3 python3-yaml
   fontconfig groff-base unzip
   fonts-urw-base35 fonts-texgyre
   pandoc chromium cmark-gfm weasyprint

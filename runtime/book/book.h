@@ -141,6 +141,12 @@ typedef struct bk_edition {
      edition's own, made for the first block */
   bool highlight;
   struct bk_hl *hl;
+  /* languages with no grammar met while loading the items: one note per
+     language at the end of bk_edition_load_items, not one per block */
+  struct bk_plain_lang *plain_langs;
+  size_t nplain_langs, cplain_langs, nplain_blocks;
+  /* the ids of the items editions:/formats: leave out (NULL: none) */
+  bk_idset *left_out_ids;
 } bk_edition;
 
 /* Prepares edition `name` (which must have a format): the book's strings

@@ -11,10 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "oc_alloc.h"
 #include "oc_file.h"
 #include "oc_path.h"
+#include "oc_sb.h"
 #include "tpl_interp.h"
 #include "tpl_yaml.h"
 
@@ -681,7 +683,7 @@ static bool is_one_of(const cn_kid *k, const char *const *names) {
   return false;
 }
 
-static const char *const top_keys[] = {"book", "easybook", NULL};
+static const char *const top_keys[] = {"book", "easybook", "import", NULL};
 static const char *const book_keys[] = {
     "title",     "author",   "edition",  "language", "publication_date",
     "generator", "contents", "editions", NULL};
@@ -713,7 +715,7 @@ static const char *const toc_keys[] = {"deep", "elements", NULL};
 static const char *const margin_keys[] = {"top", "bottom", "inner", "outer",
                                           NULL};
 static const char *const item_keys[] = {"element", "content", "title", "number",
-                                        NULL};
+                                        "editions", "formats", NULL};
 static const char *const formats[] = {"epub", "mobi",         "pdf",
                                       "html", "html_chunked", NULL};
 
@@ -1027,6 +1029,9 @@ static void check_contents(ck *k, const cn *contents, bk_pos book_pos) {
           ck_report(k, OC_ERROR, v->pos,
                     "'number' must be a number or a string, not %s",
                     describe(k, v));
+      } else if (key_is(kid, "editions") || key_is(kid, "formats")) {
+        if (!cn_is_str(v))
+          must_string_list(k, kid->key, v);
       } else {
         check_unknown(k, kid, item_keys, "", false);
       }
@@ -1315,6 +1320,275 @@ static cn *read_config(ck *k, const char *book_dir) {
   return root;
 }
 
+/* ---- content per edition ------------------------------------------- */
+
+/* A filter's name without its negation (`not-print`, or `!print` as
+ * trefoil first wrote it, quoted in YAML); *neg says whether it had one. */
+static const char *filter_name(const char *s, bool *neg) {
+  *neg = true;
+  if (!strncmp(s, "not-", 4))
+    return s + 4;
+  if (s[0] == '!')
+    return s + 1;
+  *neg = false;
+  return s;
+}
+
+/* The names of an item's `editions:` or `formats:` (a name or a list of
+ * them), each the edition of this book or a known format. */
+static void check_filter(ck *k, bk_config *c, const cn *v, bool editions) {
+  size_t n = v->kind == CN_LIST ? v->n : 1;
+  for (size_t i = 0; i < n; i++) {
+    const cn *name = v->kind == CN_LIST ? v->kid[i].val : v;
+    if (!cn_is_str(name))
+      continue; /* said by check_contents */
+    bool neg;
+    const char *s = filter_name(name->text, &neg);
+    bool known = false;
+    for (const char *const *f = formats; !editions && *f && !known; f++)
+      known = strcmp(s, *f) == 0;
+    if (editions ? find_edition(c, s, strlen(s)) != NULL : known)
+      continue;
+    const char *near = editions ? near_edition(k, c, s)
+                                : closest(s, strlen(s), formats);
+    if (near)
+      ck_report(k, OC_ERROR, name->pos,
+                "unknown %s '%s' in '%s' (did you mean '%s%s'?)",
+                editions ? "edition" : "format", s,
+                editions ? "editions" : "formats", neg ? "not-" : "", near);
+    else if (editions)
+      ck_report(k, OC_ERROR, name->pos,
+                "unknown edition '%s' in 'editions': the book's editions are "
+                "those of book.editions",
+                s);
+    else
+      ck_report(k, OC_ERROR, name->pos,
+                "unknown format '%s' in 'formats': one of epub, mobi, pdf, "
+                "html, html_chunked",
+                s);
+  }
+}
+
+static void check_filters(ck *k, bk_config *c, const cn *contents) {
+  if (!contents || contents->kind != CN_LIST)
+    return;
+  for (size_t i = 0; i < contents->n; i++) {
+    const cn *item = contents->kid[i].val;
+    if (item->kind != CN_MAP)
+      continue;
+    const cn *v = cn_get(item, "editions");
+    if (v && !cn_is_null(v))
+      check_filter(k, c, v, true);
+    if ((v = cn_get(item, "formats")) && !cn_is_null(v))
+      check_filter(k, c, v, false);
+  }
+}
+
+/* Whether name passes one filter value (a string or a list of strings):
+ * no positive name, or one of them; and none of the negated ones. */
+static bool passes(tpl_value filter, const char *name) {
+  if (filter.type == TPL_NULL)
+    return true;
+  size_t n = filter.type == TPL_LIST ? filter.u.list->len : 1;
+  bool any_positive = false, listed = false;
+  for (size_t i = 0; i < n; i++) {
+    tpl_value v = filter.type == TPL_LIST ? filter.u.list->items[i] : filter;
+    if (v.type != TPL_STR)
+      continue;
+    char buf[128];
+    size_t len = v.len < sizeof buf - 1 ? v.len : sizeof buf - 1;
+    memcpy(buf, v.u.s, len);
+    buf[len] = '\0';
+    bool neg;
+    const char *s = filter_name(buf, &neg);
+    bool match = strcmp(s, name) == 0;
+    if (neg && match)
+      return false;
+    if (!neg) {
+      any_positive = true;
+      listed = listed || match;
+    }
+  }
+  return !any_positive || listed;
+}
+
+bool bk_item_in_edition(tpl_value item, const char *edition,
+                        const char *format) {
+  if (item.type != TPL_MAP)
+    return true;
+  tpl_value ed = tpl_null(), fm = tpl_null();
+  tpl_map_get_str(item.u.map, "editions", 8, &ed);
+  tpl_map_get_str(item.u.map, "formats", 7, &fm);
+  return passes(ed, edition) && passes(fm, format);
+}
+
+/* ---- import: a series of books sharing a configuration ------------- */
+
+/* At most this many config.yml files in an import chain, the book's
+ * included: deeper is a mistake, or a loop through links. */
+enum { IMPORT_MAX_DEPTH = 16 };
+
+typedef struct import_walk {
+  oc_arena *a;
+  ck *k;                   /* where errors go; a silent one for the scan */
+  const char *book_dir;    /* canonical */
+  const char *chain[IMPORT_MAX_DEPTH]; /* the folders being read */
+  size_t depth;
+  const char **files; /* every imported config.yml, canonical (in a) */
+  size_t nfiles, cfiles;
+} import_walk;
+
+/* A folder's name for messages: relative to the book's folder. */
+static const char *shown_path(oc_arena *a, const char *book_dir,
+                              const char *real) {
+  size_t common = 0;
+  for (size_t i = 0;; i++) {
+    char b = book_dir[i], r = real[i];
+    if ((b == '/' || !b) && (r == '/' || !r))
+      common = i;
+    if (b != r || !b)
+      break;
+  }
+  size_t ups = 0;
+  for (const char *p = book_dir + common; *p; p++)
+    ups += *p == '/';
+  const char *rest = real + common + (real[common] == '/');
+  oc_sb b;
+  oc_sb_init(&b, a, 3 * ups + strlen(rest) + 2);
+  for (size_t i = 0; i < ups; i++)
+    oc_sb_adds(&b, i + 1 < ups || *rest ? "../" : "..");
+  oc_sb_adds(&b, rest);
+  if (!b.len)
+    oc_sb_addc(&b, '.');
+  return oc_sb_cstr(&b);
+}
+
+static cn *import_into(import_walk *w, cn *root, const char *dir);
+
+/* The config.yml of folder rel (relative to dir, where it is named), over
+ * its own imports; NULL after an error. */
+static cn *import_one(import_walk *w, const char *dir, const cn *rel) {
+  const char *joined = rel->text[0] == '/'
+                           ? rel->text
+                           : oc_arena_printf(w->a, "%s/%s", dir, rel->text);
+  char *found = realpath(joined, NULL);
+  struct stat st;
+  if (!found || stat(found, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    ck_report(w->k, OC_ERROR, rel->pos, "cannot import '%s': no such folder",
+              rel->text);
+    free(found);
+    return NULL;
+  }
+  const char *real = oc_arena_strndup(w->a, found, strlen(found));
+  free(found);
+  for (size_t i = 0; i < w->depth; i++)
+    if (!strcmp(w->chain[i], real)) {
+      ck_report(w->k, OC_ERROR, rel->pos,
+                "importing '%s' makes a cycle: that folder's config.yml is "
+                "already being read",
+                rel->text);
+      return NULL;
+    }
+  if (w->depth == IMPORT_MAX_DEPTH) {
+    ck_report(w->k, OC_ERROR, rel->pos,
+              "cannot import '%s': imports nest more than %d deep", rel->text,
+              IMPORT_MAX_DEPTH);
+    return NULL;
+  }
+  const char *file = oc_arena_printf(w->a, "%s/config.yml", real);
+  w->files = oc_arena_grow_array(w->a, w->files, w->nfiles, &w->cfiles,
+                                 w->nfiles + 1, sizeof *w->files);
+  w->files[w->nfiles++] = file;
+  size_t len;
+  char *text = oc_read_file(file, &len);
+  if (!text) {
+    ck_report(w->k, OC_ERROR, rel->pos, "cannot import '%s': %s/config.yml: %s",
+              rel->text, rel->text, oc_file_error(errno));
+    return NULL;
+  }
+  cn *root = NULL;
+  const char *shown =
+      oc_arena_printf(w->a, "%s/config.yml", shown_path(w->a, w->book_dir, real));
+  if (yp_parse(w->a, shown, true, text, len, w->k->r, &root) != 0) {
+    w->k->errors++;
+    root = NULL;
+  }
+  free(text);
+  if (root && root->kind != CN_MAP) {
+    ck_report(w->k, OC_ERROR, root->pos,
+              "an imported config.yml must be a map, not %s",
+              describe(w->k, root));
+    root = NULL;
+  }
+  if (root) {
+    w->chain[w->depth++] = real;
+    root = import_into(w, root, real);
+    w->depth--;
+  }
+  return root;
+}
+
+/* root (the config.yml of dir) over the configurations its `import:`
+ * names, each over the ones before it. */
+static cn *import_into(import_walk *w, cn *root, const char *dir) {
+  const cn *list = cn_get(root, "import");
+  if (!list || cn_is_null(list))
+    return root;
+  if (!cn_is_str(list) && list->kind != CN_LIST) {
+    ck_report(w->k, OC_ERROR, list->pos,
+              "'import' must be a folder or a list of folders, not %s",
+              describe(w->k, list));
+    return root;
+  }
+  size_t n = list->kind == CN_LIST ? list->n : 1;
+  cn *base = NULL;
+  for (size_t i = 0; i < n; i++) {
+    const cn *rel = list->kind == CN_LIST ? list->kid[i].val : list;
+    if (!cn_is_str(rel)) {
+      ck_report(w->k, OC_ERROR, rel->pos,
+                "'import' must list folders, not hold %s", describe(w->k, rel));
+      continue;
+    }
+    cn *imported = import_one(w, dir, rel);
+    if (imported)
+      base = base ? cn_merge(w->a, base, imported) : imported;
+  }
+  return base ? cn_merge(w->a, base, root) : root;
+}
+
+/* root with what its import: names (a no-op without one); errors in k. */
+static cn *with_imports(ck *k, cn *root, const char *book_dir,
+                        import_walk *w) {
+  w->a = k->a;
+  w->k = k;
+  w->book_dir = book_dir;
+  w->chain[w->depth++] = book_dir;
+  return root && root->kind == CN_MAP ? import_into(w, root, book_dir) : root;
+}
+
+static void say_nothing(void *user, oc_severity sev, const char *file,
+                        unsigned line, unsigned col, const char *msg) {
+  (void)user, (void)sev, (void)file, (void)line, (void)col, (void)msg;
+}
+
+const char **bk_config_imports(oc_arena *a, const char *book_dir, size_t *n) {
+  oc_reporter silent = {say_nothing, NULL};
+  ck k = {a, &silent, 0};
+  import_walk w = {0};
+  *n = 0;
+  size_t len;
+  bk_read_status st;
+  char *text = bk_read_book_file(book_dir, "config.yml", &len, &st);
+  if (!text)
+    return NULL;
+  cn *root = NULL;
+  if (yp_parse(a, "config.yml", true, text, len, &silent, &root) == 0)
+    with_imports(&k, root, book_dir, &w);
+  free(text);
+  *n = w.nfiles;
+  return w.files;
+}
+
 /* Merges --configuration over root, checks it, loads the editions. */
 static bk_config *check_config(ck k, cn *root, const char *json);
 
@@ -1322,6 +1596,10 @@ bk_config *bk_config_load(oc_arena *a, const char *book_dir, const char *json,
                           const oc_reporter *r) {
   ck k = {a, r, 0};
   cn *root = read_config(&k, book_dir);
+  import_walk w = {0};
+  root = with_imports(&k, root, book_dir, &w);
+  if (k.errors)
+    return NULL;
   return root ? check_config(k, root, json) : NULL;
 }
 
@@ -1381,6 +1659,7 @@ static bk_config *check_config(ck k, cn *root, const char *json) {
   if (gen)
     cn_find(c->book, "generator", 9)->val = gen->val;
   load_editions(&k, c, cn_get(user, "editions"));
+  check_filters(&k, c, cn_get(user, "contents"));
   return k.errors ? NULL : c;
 }
 

@@ -74,6 +74,23 @@ const char *bk_config_edition_name(const bk_config *c, size_t i);
  * without the key (a base for extends only). */
 tpl_value bk_config_edition(const bk_config *c, const char *name);
 
+/* The config.yml files (canonical paths, in a) that the book's config.yml
+ * imports, directly or through the files it imports (`import:`, a folder
+ * or a list of folders, each relative to the folder of the config.yml
+ * naming it): what the sandbox must let publish read. Errors are left to
+ * bk_config_load, which reads each imported file under the book's own
+ * config.yml (maps merged, lists and values replaced) and reports a
+ * missing folder or file, a cycle or an import deeper than 16. book_dir
+ * is canonical. */
+const char **bk_config_imports(oc_arena *a, const char *book_dir, size_t *n);
+
+/* Whether a contents item (its map) is published in the edition of that
+ * name and format: its `editions:` and `formats:` (a name or a list; a
+ * name prefixed `not-` excludes), both when both are given. Checked by
+ * bk_config_load: every name is an edition of the book or a format. */
+bool bk_item_in_edition(tpl_value item, const char *edition,
+                        const char *format);
+
 /* Where the user wrote a value, by dotted path ("book.editions.web.format",
  * "book.contents.3.content", "book.title"; list indexes from 0); the
  * nearest written ancestor when that value came from the defaults or is
@@ -116,9 +133,12 @@ char *bk_read_book_file(const char *book_dir, const char *rel, size_t *len,
 
 /* ---- labels and titles ---------------------------------------------- */
 
+/* The codes of the built-in languages, sorted, separated by a space
+ * ("ca de en … zh"), in a.*/
+const char *bk_i18n_languages(oc_arena *a);
 /* The labels (`label:` map: appendix and chapter are lists of 6 templates,
  * figure, table, part… templates, date_format…) and titles (`title:` map)
- * for language lang, built in for ca de en es eu fr it nl ro zh, deep-
+ * for language lang, built in for bk_i18n_languages()'s, deep-
  * merged with the book's Resources/Translations/{<edition>,<format>,.}/
  * {labels,titles}.<lang>.yml (first found of each; html_chunked also
  * looks in `htmlchunked/`). A regional variant ("fr_CA") uses its

@@ -808,6 +808,54 @@ static const char *const aliases[][2] = {
     {"docker", "docker"},    {"console", "console"},
     {"shell-session", "console"}, {"shellsession", "console"},
     {"sh-session", "console"},    {"terminal", "console"},
+    {"cli", "console"}, /* Easybook's own books mark terminal sessions so */
+};
+
+/* GeSHi's language names (Easybook highlighted with GeSHi, so its books
+ * name code as GeSHi does) where highlight calls the language otherwise:
+ * every GeSHi 1.0.9 name that is none of highlight's grammar or extension
+ * names and has an equivalent grammar (unit_highlight checks the table
+ * against php-geshi's language files). GeSHi's dialects of one language
+ * (php-brief, html4strict, cpp-qt, oracle11) take the language's grammar. */
+static const char *const geshi_names[][2] = {
+    {"6502acme", "assembler"},   {"6502kickass", "assembler"},
+    {"6502tasm", "assembler"},   {"68000devpac", "assembler"},
+    {"abap", "abap4"},           {"actionscript3", "actionscript"},
+    {"algol68", "algol"},        {"apt_sources", "conf"},
+    {"batch", "bat"},            {"biblatex", "bibtex"},
+    {"c_loadrunner", "c"},       {"c_mac", "c"},
+    {"c_winapi", "c"},           {"cadlisp", "lisp"},
+    {"chapel", "chpl"},          {"coffeescript", "coffee"},
+    {"cpp-qt", "c"},             {"cpp-winapi", "c"},
+    {"dcpu16", "assembler"},     {"delphi", "pas"},
+    {"dos", "bat"},              {"ecmascript", "js"},
+    {"fortran", "fortran90"},    {"gettext", "po"},
+    {"html4strict", "html"},     {"html5", "html"},
+    {"inno", "innosetup"},       {"java5", "java"},
+    {"jquery", "js"},            {"klonec", "c"},
+    {"klonecpp", "c"},           {"lsl2", "lindenscript"},
+    {"m68k", "assembler"},       {"mirc", "msl"},
+    {"mmix", "assembler"},       {"modula2", "mod2"},
+    {"modula3", "mod3"},         {"mpasm", "assembler"},
+    {"newlisp", "lisp"},         {"nimrod", "nim"},
+    {"oberon2", "oberon"},       {"ocaml-brief", "ocaml"},
+    {"oobas", "vb"},             {"oracle11", "sql"},
+    {"oracle8", "sql"},          {"oxygene", "pas"},
+    {"pascal", "pas"},           {"phix", "euphoria"},
+    {"php-brief", "php"},        {"pic16", "assembler"},
+    {"pli", "pl1"},              {"plsql", "sql"},
+    {"postscript", "ps"},        {"povray", "pov"},
+    {"properties", "ini"},       {"pycon", "python"},
+    {"pys60", "python"},         {"racket", "lisp"},
+    {"rails", "ruby"},           {"reg", "ini"},
+    {"rpmspec", "spec"},         {"rsplus", "r"},
+    {"scheme", "lisp"},          {"smarty", "html"},
+    {"spark", "ada"},            {"sshconfig", "conf"},
+    {"standardml", "sml"},       {"systemverilog", "verilog"},
+    {"tclegg", "tcl"},           {"unicon", "icon"},
+    {"vbnet", "vb"},             {"vbscript", "vb"},
+    {"vhdl", "vhd"},             {"xorg_conf", "conf"},
+    {"z80", "assembler"},
 };
 
 static void read_filetypes(bk_hl *h) {
@@ -869,6 +917,10 @@ const char *bk_hl_resolve(bk_hl *h, const char *name) {
       return !strcmp(aliases[i][1], "console") || grammar_file_exists(h, aliases[i][1])
                  ? aliases[i][1]
                  : NULL;
+  for (size_t i = 0; i < sizeof geshi_names / sizeof geshi_names[0]; i++)
+    if (!strcmp(low, geshi_names[i][0]))
+      return grammar_file_exists(h, geshi_names[i][1]) ? geshi_names[i][1]
+                                                       : NULL;
   for (size_t i = 0; i < h->ngrammars; i++)
     if (!strcmp(h->grammars[i]->name, low))
       return h->grammars[i]->name;

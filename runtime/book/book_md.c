@@ -1023,6 +1023,25 @@ static const char *md_shown_url(md *m, const char *url) {
   return url[n] ? oc_arena_printf(m->a, "%.*s\xe2\x80\xa6", (int)n, url) : url;
 }
 
+/* A local image's path as the hooks find it (Easybook's Contents/images/
+ * first), or url itself. */
+static const char *md_image_src(md *m, const char *url) {
+  const bk_md_hooks *hk = &m->opt->hooks;
+  const char *found =
+      hk->image_resolve && md_is_local(url) ? hk->image_resolve(hk->user, url)
+                                            : NULL;
+  return found ? found : url;
+}
+
+/* An image node's url resolved by md_image_src, set on the node. */
+static const char *md_resolve_image(md *m, cmark_node *img) {
+  const char *url = cmark_node_get_url(img);
+  const char *src = md_image_src(m, url);
+  if (src != url && strcmp(src, url) != 0)
+    cmark_node_set_url(img, src);
+  return cmark_node_get_url(img);
+}
+
 /* Whether an image can be kept: a URL no edition can use is refused here
  * (reported), a local image by the image hook. */
 static bool md_image_ok(md *m, const char *url, unsigned line, unsigned col) {
@@ -1094,7 +1113,7 @@ static cmark_node *md_visit_paragraph(md *m, cmark_node *n, bool *descend) {
   }
   cmark_node *img = md_lone_image(n);
   if (img && !md_is_decorative(m, img) &&
-      !md_image_ok(m, cmark_node_get_url(img), md_node_line(m, img),
+      !md_image_ok(m, md_resolve_image(m, img), md_node_line(m, img),
                    (unsigned)cmark_node_get_start_column(img))) {
     md_image_to_alt(m, img); /* a paragraph of its alt text, not a figure */
     return n;
@@ -1318,7 +1337,7 @@ static const char *md_image_url(md *m, const char *url) {
 }
 
 static cmark_node *md_visit_image(md *m, cmark_node *n) {
-  const char *url = cmark_node_get_url(n);
+  const char *url = md_resolve_image(m, n);
   if (!md_image_ok(m, url, md_node_line(m, n),
                    (unsigned)cmark_node_get_start_column(n)))
     return md_image_to_alt(m, n);
@@ -1974,9 +1993,13 @@ static unsigned md_raw_line(void *user, cmark_node *n) {
 static bool md_raw_image(void *user, const char *src, unsigned line,
                          unsigned col, const char **url) {
   md *m = user;
+  const char *written = src;
+  src = md_image_src(m, src);
   if (!md_image_ok(m, src, line, col))
     return false;
   *url = md_image_url(m, src);
+  if (!*url && src != written)
+    *url = src;
   bk_md_ref *r = MD_PUSH(m, m->images, m->nimages, m->cap_images);
   r->target = oc_arena_strndup(m->a, src, strlen(src));
   r->line = line;

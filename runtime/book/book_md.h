@@ -122,6 +122,12 @@ typedef struct bk_md_hooks {
    * keep it; false after the hook reported why not (missing, unreadable,
    * not an image), and then its alt text stands in. NULL: kept. */
   bool (*image_ok)(void *user, const char *src, unsigned line, unsigned col);
+  /* Where a local image written src is, as a path relative to Contents/
+   * (Easybook looked for `x.png` in Contents/images/: "images/x.png"), or
+   * NULL to take src as written. Asked before image_ok, which gets the
+   * answer; the <img> then points at it (images_base_dir put in place of
+   * its leading images/). NULL hook: as written. */
+  const char *(*image_resolve)(void *user, const char *src);
   /* The highlighted HTML of a code block's text (what goes inside its
    * <code>), for a block with a language; line is the line that names
    * it (the fence, or `[lang]`). NULL hook or result: the text escaped. */

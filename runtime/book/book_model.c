@@ -797,9 +797,51 @@ static const char *hook_code_html(void *user, const char *lang,
   return render_block(c, "code.twig", m);
 }
 
+/* A language code was given in that has no grammar: its blocks and the
+ * first of them. */
+typedef struct bk_plain_lang {
+  const char *lang, *file;
+  unsigned line;
+  size_t blocks;
+} bk_plain_lang;
+
+static void note_plain_lang(bk_edition *e, const char *lang,
+                            const char *file, unsigned line) {
+  e->nplain_blocks++;
+  for (size_t i = 0; i < e->nplain_langs; i++)
+    if (!strcmp(e->plain_langs[i].lang, lang)) {
+      e->plain_langs[i].blocks++;
+      return;
+    }
+  e->plain_langs = oc_arena_grow_array(e->a, e->plain_langs, e->nplain_langs,
+                                       &e->cplain_langs, e->nplain_langs + 1,
+                                       sizeof *e->plain_langs);
+  e->plain_langs[e->nplain_langs++] = (bk_plain_lang){
+      oc_arena_strndup(e->a, lang, strlen(lang)), file, line, 1};
+}
+
+/* One note per language with no grammar, at its first block; the
+ * reporter says it once however many editions meet the same blocks. */
+static void report_plain_langs(bk_edition *e) {
+  for (size_t i = 0; i < e->nplain_langs; i++) {
+    const bk_plain_lang *p = &e->plain_langs[i];
+    if (p->blocks == 1)
+      oc_report(e->rep, OC_NOTE, p->file, p->line, 0,
+                "code in '%s' is set plain: no grammar of that name is "
+                "installed",
+                p->lang);
+    else
+      oc_report(e->rep, OC_NOTE, p->file, p->line, 0,
+                "code in '%s' is set plain in %zu blocks, the first here: "
+                "no grammar of that name is installed",
+                p->lang, p->blocks);
+  }
+  e->nplain_langs = 0;
+}
+
 /* A code block's text highlighted, or NULL (set plain): highlighting is
- * off, or the language has no grammar (a note at the block, which the
- * reporter says once however many editions meet it). */
+ * off, or the language has no grammar (counted for report_plain_langs),
+ * or the block is beyond the highlighter's caps (a note at the block). */
 static const char *hook_highlight(void *user, const char *lang,
                                   const char *code, size_t len,
                                   unsigned line) {
@@ -813,9 +855,13 @@ static const char *hook_highlight(void *user, const char *lang,
   oc_sb b;
   oc_sb_init(&b, e->a, len + len / 2 + 64);
   const char *why;
+  const char *file = c->it->file ? c->it->file : "config.yml";
   if (!bk_hl_html(hl, lang, code, len, &b, &why)) {
-    oc_report(e->rep, OC_NOTE, c->it->file ? c->it->file : "config.yml",
-              line, 0, "code in '%s' is set plain: %s", lang, why);
+    if (!bk_hl_resolve(hl, lang))
+      note_plain_lang(e, lang, file, line);
+    else
+      oc_report(e->rep, OC_NOTE, file, line, 0,
+                "code in '%s' is set plain: %s", lang, why);
     return NULL;
   }
   return oc_sb_cstr(&b);
@@ -824,6 +870,22 @@ static const char *hook_highlight(void *user, const char *lang,
 static const char *hook_admonition_label(void *user, const char *kind) {
   item_ctx *c = user;
   return label_text(c->e, oc_arena_printf(c->e->a, "admonition_%s", kind));
+}
+
+/* Easybook put images_base_dir in front of every image path and found
+ * `x.png` in Contents/images/: a relative path is looked up there first,
+ * then as written (Octavo's `images/x.png`, relative to Contents/). */
+static const char *hook_image_resolve(void *user, const char *src) {
+  item_ctx *c = user;
+  bk_edition *e = c->e;
+  if (!strncmp(src, "images/", 7) || src[0] == '/' || strstr(src, ".."))
+    return NULL;
+  const char *in_images = oc_arena_printf(e->a, "images/%s", src);
+  bool missing = false;
+  const char *file = c->it->file ? c->it->file : "config.yml";
+  return bk_book_path(e, "Contents", in_images, file, 0, 0, &missing)
+             ? in_images
+             : NULL;
 }
 
 /* Whether the first bytes are those of an image a browser, a reader or
@@ -893,7 +955,15 @@ static bool hook_image_ok(void *user, const char *src, unsigned line,
   bool missing = false;
   const char *abs = bk_book_path(e, "Contents", src, file, line, col, &missing);
   if (!abs) {
-    if (missing)
+    /* hook_image_resolve looked in Contents/images/ first */
+    bool looked_twice =
+        strncmp(src, "images/", 7) != 0 && src[0] != '/' && !strstr(src, "..");
+    if (missing && looked_twice)
+      oc_report(e->rep, OC_WARNING, file, line, col,
+                "image '%s' not found in Contents/images/ nor in Contents/; "
+                "its alternative text stands in",
+                src);
+    else if (missing)
       oc_report(e->rep, OC_WARNING, file, line, col,
                 "image 'Contents/%s' not found; its alternative text stands "
                 "in",
@@ -1097,6 +1167,7 @@ static int render_md(bk_edition *e, size_t i, const char *src, size_t len,
   }
   c->misses++;
   count_rep counted = {e->rep, 0};
+  size_t plain_before = e->nplain_blocks;
   oc_reporter wrap = {count_diag, &counted};
   const oc_reporter *saved = e->rep;
   e->rep = &wrap;
@@ -1109,7 +1180,8 @@ static int render_md(bk_edition *e, size_t i, const char *src, size_t len,
   uint64_t after = before;
   for (size_t k = 0; rc == 0 && k < out->nids; k++)
     after = bk_idset_digest_with(after, out->ids[k]);
-  bool keep = rc == 0 && !counted.n && after == bk_idset_digest(e->ids);
+  bool keep = rc == 0 && !counted.n && e->nplain_blocks == plain_before &&
+              after == bk_idset_digest(e->ids);
   if (slot) {
     oc_arena_free(slot->a);
     *slot = c->slots[--c->n];
@@ -1175,6 +1247,7 @@ static int load_item(bk_edition *e, bk_item *it, size_t i) {
                            hook_code_html,
                            hook_admonition_label,
                            hook_image_ok,
+                           hook_image_resolve,
                            hook_highlight};
   memset(&it->md, 0, sizeof it->md);
   if (src) {
@@ -1228,6 +1301,48 @@ static int load_item(bk_edition *e, bk_item *it, size_t i) {
                   title ? it->label : h->label, title ? it->slug : h->id));
   }
   return 0;
+}
+
+static void say_nothing(void *user, oc_severity sev, const char *file,
+                        unsigned line, unsigned col, const char *msg) {
+  (void)user, (void)sev, (void)file, (void)line, (void)col, (void)msg;
+}
+
+/* An item that editions: or formats: leave out of this edition: its ids,
+ * read with nothing said into a set of their own, so that a link to it
+ * says why it leads nowhere here. Its mistakes are the other editions'
+ * to report. */
+static void left_out_item(bk_edition *e, tpl_value config, size_t i) {
+  if (!e->left_out_ids)
+    e->left_out_ids = bk_idset_new(e->a);
+  bk_item it = {0};
+  it.config = config;
+  it.element = bk_get_str(e->a, config, "element", "");
+  it.number = bk_get_str(e->a, config, "number", "");
+  if (!is_builtin(it.element) &&
+      !bk_has_template(e, oc_arena_printf(e->a, "%s.twig", it.element)))
+    return;
+  oc_reporter silent = {say_nothing, NULL};
+  const oc_reporter *saved = e->rep;
+  int errors = e->errors;
+  e->rep = &silent;
+  const char *src = NULL;
+  size_t len = 0;
+  if (item_source(e, &it, i, &src, &len) == 0 && src) {
+    bk_md_options mo;
+    memset(&mo, 0, sizeof mo);
+    mo.file = it.file ? it.file : "config.yml";
+    mo.first_line = 1;
+    mo.id_prefix = it.number[0] ? it.number : it.element;
+    mo.extract_title = true;
+    mo.ids = e->left_out_ids;
+    mo.slugger = e->slugger;
+    mo.report = &silent;
+    bk_md_result md;
+    bk_md_render(e->a, src, len, &mo, &md);
+  }
+  e->rep = saved;
+  e->errors = errors;
 }
 
 /* An entry of app.get('publishing.list.images'|'…tables'): the figure or
@@ -1299,11 +1414,19 @@ static void check_links(bk_edition *e) {
       if (!l->target[0] || bk_idset_has(e->ids, l->target))
         continue;
       dead = true;
-      oc_report(e->rep, OC_WARNING, it->file ? it->file : "config.yml", l->line,
-                l->col,
-                "link to '#%s', which is not an id anywhere in the book; it "
-                "is printed as plain text",
-                l->target);
+      if (e->left_out_ids && bk_idset_has(e->left_out_ids, l->target))
+        oc_report(e->rep, OC_WARNING, it->file ? it->file : "config.yml",
+                  l->line, l->col,
+                  "link to '#%s', which is in an item that 'editions' or "
+                  "'formats' leave out of edition '%s'; it is printed as "
+                  "plain text there",
+                  l->target, e->name);
+      else
+        oc_report(e->rep, OC_WARNING, it->file ? it->file : "config.yml",
+                  l->line, l->col,
+                  "link to '#%s', which is not an id anywhere in the book; "
+                  "it is printed as plain text",
+                  l->target);
     }
     if (!dead)
       continue;
@@ -1410,17 +1533,33 @@ int bk_edition_load_items(bk_edition *e) {
               "chapters under 'contents:'");
     return -1;
   }
-  e->nitems = contents.u.list->len;
-  e->items = oc_arena_calloc(e->a, e->nitems, sizeof *e->items);
+  size_t n = contents.u.list->len;
+  e->items = oc_arena_calloc(e->a, n, sizeof *e->items);
+  e->nitems = 0;
   int rc = 0;
-  for (size_t i = 0; i < e->nitems; i++) {
-    bk_item *it = &e->items[i];
-    it->config = contents.u.list->items[i];
+  for (size_t i = 0; i < n; i++) {
+    tpl_value config = contents.u.list->items[i];
+    /* an item for other editions only (editions:, formats:) is left out
+       before anything counts it: numbering, the TOC, ids, the index */
+    if (!bk_item_in_edition(config, e->name, e->format)) {
+      left_out_item(e, config, i);
+      continue;
+    }
+    bk_item *it = &e->items[e->nitems++];
+    it->config = config;
     it->element = bk_get_str(e->a, it->config, "element", "");
     it->number = bk_get_str(e->a, it->config, "number", "");
     if (load_item(e, it, i) != 0)
       rc = -1;
   }
+  if (!e->nitems) {
+    report_at(e, OC_ERROR, "book.contents",
+              "edition '%s' has no contents: every item's 'editions' or "
+              "'formats' leaves it out",
+              e->name);
+    return -1;
+  }
+  report_plain_langs(e);
   if (rc != 0 || e->errors)
     return -1;
   check_links(e);

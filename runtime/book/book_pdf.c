@@ -689,6 +689,9 @@ int bk_write_pdf(bk_edition *e, bk_out *o) {
     if (!cover_is_pdf)
       in.cover_image = cover;
   }
+  /* two_sided is a checked boolean; the bundled themes' default is true */
+  tpl_value two_sided = bk_get(e->edition, "two_sided");
+  in.two_sided = two_sided.type == TPL_NULL || tpl_truthy(two_sided);
   mark_matter(e);
   if (bk_decorate_items(e) != 0)
     return -1;

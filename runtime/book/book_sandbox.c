@@ -17,6 +17,7 @@
 
 #include "book_fs.h"
 #include "ts_font.h"
+#include "oc_alloc.h"
 #include "oc_sandbox.h"
 #include "oc_shell.h"
 
@@ -116,6 +117,7 @@ static char *output_folder(const char *book_dir) {
 }
 
 int bk_sandbox_enter(const char *book_dir, const char *theme_dir,
+                     const char *const *imports, size_t nimports,
                      bool publishing, bool scripts, char *why, size_t nwhy) {
   if (scripts && oc_shell_start() != 0) {
     snprintf(why, nwhy, "cannot start the runner of scripts: %s",
@@ -129,11 +131,14 @@ int bk_sandbox_enter(const char *book_dir, const char *theme_dir,
   };
   char home[NHOME][PATH_MAX];
   static char fonts[NFONT][PATH_MAX];
-  const char *reads[2 + NSYS + NHOME + NFONT];
+  const char **reads = oc_reallocarray(
+      NULL, oc_size_add(2 + NSYS + NHOME + NFONT, nimports), sizeof *reads);
   size_t nread = 0;
   reads[nread++] = book_dir;
   if (theme_dir)
     reads[nread++] = theme_dir;
+  for (size_t i = 0; i < nimports; i++)
+    reads[nread++] = imports[i];
   for (size_t i = 0; i < NSYS; i++)
     reads[nread++] = system_reads[i];
   size_t nhome = home_reads(home, NHOME);
@@ -149,5 +154,6 @@ int bk_sandbox_enter(const char *book_dir, const char *theme_dir,
   oc_sandbox sb = {reads, nread, writes, out ? 1 : 0, 0};
   int abi = oc_sandbox_restrict(&sb, why, nwhy);
   free(out);
+  free(reads);
   return abi;
 }

@@ -9,8 +9,9 @@
 #include <stddef.h>
 
 /* Confines the process to reading the book (book_dir: canonical,
- * absolute), the theme folder of publish --theme (canonical, or NULL)
- * and the system folders publishing reads (shared libraries,
+ * absolute), the theme folder of publish --theme (canonical, or NULL),
+ * the nimports config.yml files the book imports (bk_config_imports: those
+ * files alone, not their folders) and the system folders publishing reads (shared libraries,
  * fonts and fontconfig, hyphenation, ICU, locales, time zones, colour
  * profiles, the files of /etc those read), and to writing in BOOK/Output
  * only, which it creates first when `publishing` (false: --list, which
@@ -20,6 +21,7 @@
  * Returns the Landlock ABI used, or 0 when the process is left as it was,
  * with why (a sentence without a final period) in why[0..nwhy). */
 int bk_sandbox_enter(const char *book_dir, const char *theme_dir,
+                     const char *const *imports, size_t nimports,
                      bool publishing, bool scripts, char *why, size_t nwhy);
 
 #endif

@@ -12,6 +12,7 @@
 
 #include <libstemmer.h>
 #include <utf8proc.h>
+#include <zlib.h>
 
 #include "oc_alloc.h"
 #include "oc_arena.h"
@@ -25,8 +26,6 @@ enum {
   MAX_SECTIONS = 100000,  /* sections in the book */
   MAX_WORD = 64,          /* bytes; longer tokens are not words */
   FORMS_PER_TERM = 6,     /* surface forms kept per stem */
-  EXCERPT_MIN = 60,       /* code points of a section's excerpt: a */
-  EXCERPT_MAX = 160,      /* twelfth of its text, within these */
   TITLE_MAX = 200,        /* code points of a section's title */
 };
 
@@ -57,7 +56,7 @@ typedef struct strtab {
 
 typedef struct section {
   uint32_t page;
-  const char *id, *title, *excerpt;
+  const char *id, *title;
 } section;
 
 struct bk_search {
@@ -75,6 +74,11 @@ struct bk_search {
   oc_sb text, title; /* the current section's text and title */
   bool in_title;
   bool pending; /* the last section has text not indexed yet */
+  /* every section's text, deflated as the sections end (raw deflate,
+     sections separated by U+001F), for the passages shown with results */
+  z_stream z;
+  bool z_ok;
+  oc_sb packed;
 };
 
 /* ---- the string table ----------------------------------------------- */
@@ -129,6 +133,9 @@ bk_search *bk_search_new(const char *language) {
   s->a = oc_arena_new();
   oc_sb_init(&s->text, NULL, 4096);
   oc_sb_init(&s->title, NULL, 256);
+  oc_sb_init(&s->packed, NULL, 1 << 16);
+  s->z_ok = deflateInit2(&s->z, 4, Z_DEFLATED, -15, 9, Z_DEFAULT_STRATEGY) ==
+            Z_OK;
   /* "pt_BR", "en-GB" → "pt", "en"; libstemmer knows ISO 639 codes and
    * its own names ("english"). */
   char code[32] = "";
@@ -169,6 +176,9 @@ void bk_search_free(bk_search *s) {
   free(s->by_form.slots);
   oc_sb_free(&s->text);
   oc_sb_free(&s->title);
+  oc_sb_free(&s->packed);
+  if (s->z_ok)
+    deflateEnd(&s->z);
   oc_arena_free(s->a);
   free(s);
 }
@@ -394,8 +404,29 @@ static const char *clip(oc_arena *a, const char *text, size_t len, size_t max) {
   return oc_arena_strndup(a, text, i);
 }
 
-/* Ends the current section: its words indexed, its title and excerpt
- * kept. */
+/* Deflates n bytes of p into s->packed (flush: Z_NO_FLUSH, or Z_FINISH
+ * at the end). The text is the pages' own, which the caller already
+ * holds whole: no cap of its own. */
+static void pack(bk_search *s, const char *p, size_t n, int flush) {
+  enum { CHUNK = 1 << 14 };
+  if (!s->z_ok)
+    return;
+  s->z.next_in = (Bytef *)p;
+  s->z.avail_in = (uInt)n;
+  int rc;
+  do {
+    oc_sb_reserve(&s->packed, CHUNK);
+    s->z.next_out = (Bytef *)s->packed.p + s->packed.len;
+    s->z.avail_out = CHUNK;
+    rc = deflate(&s->z, flush);
+    s->packed.len += CHUNK - s->z.avail_out;
+  } while (rc == Z_OK && (s->z.avail_out == 0 || flush == Z_FINISH));
+  if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR)
+    s->z_ok = false;
+}
+
+/* Ends the current section: its words indexed, its title kept, its text
+ * packed. */
 static void end_section(bk_search *s) {
   if (!s->pending)
     return;
@@ -406,11 +437,11 @@ static void end_section(bk_search *s) {
   if (!sec->title)
     sec->title =
         clip(s->a, s->title.p ? s->title.p : "", s->title.len, TITLE_MAX);
-  size_t want = count_cps(s->text.p ? s->text.p : "", s->text.len) / 12;
-  want = want < EXCERPT_MIN   ? EXCERPT_MIN
-         : want > EXCERPT_MAX ? EXCERPT_MAX
-                              : want;
-  sec->excerpt = clip(s->a, s->text.p ? s->text.p : "", s->text.len, want);
+  while (s->text.len && s->text.p[s->text.len - 1] == ' ')
+    s->text.len--;
+  if (s->nsecs > 1)
+    pack(s, "\x1f", 1, Z_NO_FLUSH);
+  pack(s, s->text.p ? s->text.p : "", s->text.len, Z_NO_FLUSH);
   s->text.len = s->title.len = 0;
 }
 
@@ -425,7 +456,7 @@ static bool start_section(bk_search *s, const char *id, size_t n) {
   s->secs = oc_arena_grow_array(s->a, s->secs, s->nsecs, &s->csecs,
                                 s->nsecs + 1, sizeof *s->secs);
   s->secs[s->nsecs++] =
-      (section){(uint32_t)(s->npages - 1), attr_text(s->a, id, n), NULL, NULL};
+      (section){(uint32_t)(s->npages - 1), attr_text(s->a, id, n), NULL};
   s->pending = true;
   return true;
 }
@@ -679,6 +710,25 @@ static void put_number(oc_sb *b, uint64_t v) {
     oc_sb_addc(b, d[--n]);
 }
 
+/* Base64 (RFC 4648, padded): what a script's string can carry of the
+ * deflated texts, and what the browser's atob reads. */
+static void put_base64(oc_sb *b, const unsigned char *p, size_t n) {
+  static const char digits[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  oc_sb_reserve(b, (n + 2) / 3 * 4);
+  for (size_t i = 0; i < n; i += 3) {
+    uint32_t v = (uint32_t)p[i] << 16;
+    if (i + 1 < n)
+      v |= (uint32_t)p[i + 1] << 8;
+    if (i + 2 < n)
+      v |= p[i + 2];
+    char out[4] = {digits[v >> 18], digits[(v >> 12) & 63],
+                   i + 1 < n ? digits[(v >> 6) & 63] : '=',
+                   i + 2 < n ? digits[v & 63] : '='};
+    oc_sb_add(b, out, 4);
+  }
+}
+
 static int by_key(const void *x, const void *y) {
   return strcmp(((const term *)x)->key, ((const term *)y)->key);
 }
@@ -690,7 +740,7 @@ static int by_string(const void *x, const void *y) {
 char *bk_search_write(bk_search *s, size_t *len) {
   oc_sb b;
   oc_sb_init(&b, NULL, 1 << 16);
-  oc_sb_adds(&b, "window.octavoSearchIndex={\"version\":1,\"stemmer\":");
+  oc_sb_adds(&b, "window.octavoSearchIndex={\"version\":2,\"stemmer\":");
   if (s->stemmer_name)
     put_js_string(&b, s->stemmer_name, strlen(s->stemmer_name));
   else
@@ -701,7 +751,7 @@ char *bk_search_write(bk_search *s, size_t *len) {
       oc_sb_addc(&b, ',');
     put_js_string(&b, s->pages[i], strlen(s->pages[i]));
   }
-  /* Sections: page, id, title, excerpt; four values each. */
+  /* Sections: page, id, title; three values each. */
   oc_sb_adds(&b, "],\n\"sections\":[");
   for (size_t i = 0; i < s->nsecs; i++) {
     const section *c = &s->secs[i];
@@ -709,13 +759,18 @@ char *bk_search_write(bk_search *s, size_t *len) {
     put_js_string(&b, c->id, strlen(c->id));
     oc_sb_addc(&b, ',');
     put_js_string(&b, c->title, strlen(c->title));
-    oc_sb_addc(&b, ',');
-    put_js_string(&b, c->excerpt, strlen(c->excerpt));
   }
+  /* Their texts, deflated and in base64 (search.js inflates them with
+     the browser's DecompressionStream, for the passage around a match). */
+  end_section(s);
+  pack(s, "", 0, Z_FINISH);
+  oc_sb_adds(&b, "],\n\"text\":\"");
+  if (s->z_ok)
+    put_base64(&b, (const unsigned char *)s->packed.p, s->packed.len);
   /* Words, sorted, in one string: "stem forms:postings" joined by ';'.
    * Forms are the stem's other surface forms, each the part after the
    * stem or "=" and the whole form. Words hold none of " :;=". */
-  oc_sb_adds(&b, "],\n\"words\":\"");
+  oc_sb_adds(&b, "\",\n\"words\":\"");
   if (s->nterms) /* qsort may not take NULL, even for nothing */
     qsort(s->terms, s->nterms, sizeof *s->terms, by_key);
   for (size_t i = 0; i < s->nterms; i++) {

@@ -394,10 +394,15 @@ static void confine(const char *book_dir, const bk_options *opt, bool list,
                     bool runner, bool serving, const oc_reporter *rep) {
   char why[512];
   int abi = 0;
-  if (!opt->no_sandbox)
-    abi = bk_sandbox_enter(book_dir, opt->theme_dir, !list,
+  if (!opt->no_sandbox) {
+    oc_arena *a = oc_arena_new();
+    size_t nimports;
+    const char **imports = bk_config_imports(a, book_dir, &nimports);
+    abi = bk_sandbox_enter(book_dir, opt->theme_dir, imports, nimports, !list,
                            (!list && !opt->no_scripts) || runner, why,
                            sizeof why);
+    oc_arena_free(a);
+  }
   if (!opt->no_sandbox && !abi) {
     if (opt->verbosity >= 0)
       fprintf(stderr,
@@ -951,7 +956,7 @@ static const char skeleton_config[] =
     "    title:            \"%s\"\n"
     "    author:           \"Change this: Author Name\"\n"
     "    edition:          \"First edition\"\n"
-    "    language:         en        # ca de en es eu fr it nl ro zh\n"
+    "    language:         en        # %s\n"
     "    publication_date: ~         # ~ means the day you publish\n"
     "\n"
     "    # The book's parts, in reading order. Element types: "
@@ -1074,7 +1079,7 @@ static int cmd_new(const char *title, const char *parent) {
   quoted[q] = 0;
   char path[PATH_MAX + 32], text[sizeof skeleton_config + 1200];
   int rc = 0;
-  snprintf(text, sizeof text, skeleton_config, quoted);
+  snprintf(text, sizeof text, skeleton_config, quoted, bk_i18n_languages(a));
   snprintf(path, sizeof path, "%s/config.yml", dir);
   rc |= write_text(path, text);
   snprintf(path, sizeof path, "%s/Contents/images", dir);

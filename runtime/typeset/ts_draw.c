@@ -497,9 +497,9 @@ int ts_pages_write(ts_ctx *c, ts_pages *pg, const char *path,
   if (c->in->pdfa_icc && ts_pdf_set_pdfa(pdf, c->in->pdfa_icc) != 0)
     return -1;
   ts_pdf_front_pages(pdf, c->in->front_pages);
+  ts_page_geo cg;
+  ts_page_geo_resolve(c, pg->n ? pg->p[0].name : NULL, TS_PB_FIRST, &cg);
   if (c->in->cover_image) {
-    ts_page_geo cg;
-    ts_page_geo_resolve(c, pg->n ? pg->p[0].name : NULL, TS_PB_FIRST, &cg);
     ts_pdf_image *img = ts_pdf_image_load(pdf, c->in->cover_image,
                                           cg.w + 2 * cg.bleed,
                                           cg.h + 2 * cg.bleed);
@@ -507,6 +507,10 @@ int ts_pages_write(ts_ctx *c, ts_pages *pg, const char *path,
         ts_pdf_cover_image(pdf, img, cg.w, cg.h, cg.bleed, cg.marks) != 0)
       return -1;
   }
+  int front = (c->in->cover_image ? 1 : 0) + c->in->front_pages;
+  if (c->in->two_sided && front % 2 &&
+      ts_pdf_inside_cover(pdf, cg.w, cg.h, cg.bleed, cg.marks) != 0)
+    return -1;
   strings_state st = {0};
   open_blocks ob = {0}, nob = {0};
   for (size_t i = 0; i < pg->n; i++) {

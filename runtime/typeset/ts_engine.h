@@ -90,6 +90,11 @@ typedef struct ts_engine_input {
   /* The number of pages the caller puts in front of the PDF afterwards (a
      cover PDF): the page labels are written for the merged file. */
   int front_pages;
+  /* A two-sided book: when the front (cover_image's page and front_pages)
+     is an odd number of pages, a blank inside cover follows it, so that
+     the body's first page is a right-hand page on paper as in the
+     layout, and every page's inner margin is on the binding side. */
+  bool two_sided;
   /* PDF/A-1b, with the sRGB ICC (version 2) profile at this path; NULL:
      a plain PDF. */
   const char *pdfa_icc;

@@ -114,6 +114,7 @@ struct ts_pdf {
      there after saving; neither is in `pages`. */
   HPDF_Page cover;
   int front_later;
+  HPDF_Page inside_cover; /* ts_pdf_inside_cover's blank page, or NULL */
   /* PDF/A-1b, and the Info entries its XMP must repeat. */
   bool pdfa;
   ts_pdf_info info;
@@ -1016,7 +1017,7 @@ static int label_cmp(const void *a, const void *b) {
  * order where the PDF wants ascending page numbers. */
 static void write_labels(ts_pdf *p) {
   pdf_label *labels = p->labels.items;
-  int front = (p->cover ? 1 : 0) + p->front_later;
+  int front = (p->cover ? 1 : 0) + (p->inside_cover ? 1 : 0) + p->front_later;
   if (!p->labels.len && !front)
     return;
   if (p->labels.len) /* a cover alone has none: labels may be NULL */
@@ -1519,6 +1520,22 @@ int ts_pdf_cover_image(ts_pdf *p, ts_pdf_image *img, double width,
   HPDF_Page_GRestore(page);
   if (p->tag)
     HPDF_Stream_WriteStr(((HPDF_PageAttr)page->attr)->stream, "EMC\n");
+  return failed(p) ? -1 : 0;
+}
+
+int ts_pdf_inside_cover(ts_pdf *p, double width, double height, double bleed,
+                        unsigned marks) {
+  if (failed(p))
+    return -1;
+  if (p->pages.len || p->inside_cover) {
+    misuse(p, "an inside cover after the body's first page");
+    return -1;
+  }
+  HPDF_Page page = HPDF_AddPage(p->doc);
+  if (!page)
+    return -1;
+  p->inside_cover = page;
+  print_geometry(p, page, width, height, bleed, marks);
   return failed(p) ? -1 : 0;
 }
 

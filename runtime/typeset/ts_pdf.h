@@ -156,6 +156,12 @@ void ts_pdf_page_label(ts_pdf *p, int first_page, ts_page_label_style style,
 int ts_pdf_cover_image(ts_pdf *p, ts_pdf_image *img, double width,
                        double height, double bleed, unsigned marks);
 
+/* A blank page of the geometry of ts_pdf_page_add_print after the cover
+ * (the inside cover of a two-sided book), labelled with it, not counted
+ * among the body's pages. Before the body's first page is added. */
+int ts_pdf_inside_cover(ts_pdf *p, double width, double height, double bleed,
+                        unsigned marks);
+
 /* Says that n pages will be put in front of the saved file (a cover PDF,
  * see pdf_cover.h), so that the labels written now fit the merged file. */
 void ts_pdf_front_pages(ts_pdf *p, int n);

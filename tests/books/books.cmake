@@ -238,6 +238,36 @@ add_test(NAME books_pdf_print
                  $<TARGET_FILE:publish> ${BOOKS_DIR}/pdf/print)
 set_tests_properties(books_pdf_print PROPERTIES
                      LABELS books TIMEOUT 120 SKIP_RETURN_CODE 77)
+# A book written the Easybook way in EPUB and PDF (test_easybook.py, the
+# golden book easybook-compat): images named relative to Contents/images/
+# in the EPUB and the PDF, EPUBCheck, the [cli] session.
+octavo_require(req_easybook books_easybook ${need_py} ${OCTAVO_NEEDS_PDFTOOLS}
+               ${OCTAVO_NEEDS_EPUBCHECK})
+add_test(NAME books_easybook
+         COMMAND ${req_easybook} ${OCTAVO_PY} ${BOOKS_DIR}/test_easybook.py
+                 $<TARGET_FILE:publish> ${BOOKS_DIR}/golden/easybook-compat/book)
+set_tests_properties(books_easybook PROPERTIES LABELS books TIMEOUT 300)
+# Content per edition and a series of books (test_series.py): items kept
+# to some editions by `editions:` and `formats:` in every format (pages,
+# TOC, search index, EPUB, PDF), links into left-out items, `import:` of
+# the series' config.yml (read under the sandbox), and their mistakes.
+octavo_require(req_series books_series ${need_py} ${OCTAVO_NEEDS_PDFTOOLS})
+add_test(NAME books_series
+         COMMAND ${req_series} ${OCTAVO_PY} ${BOOKS_DIR}/test_series.py
+                 $<TARGET_FILE:publish>)
+set_tests_properties(books_series PROPERTIES LABELS books TIMEOUT 300)
+# Spreads with a custom cover (test_pdf_spreads.py, tests/books/pdf/
+# spreads/): a cover.pdf or cover.png in a two-sided edition is followed
+# by a blank inside cover; every word of every page inside the text block
+# of its side by physical page (pdftotext -bbox-layout); items open on
+# right-hand pages; the labels; one-sided editions without the blank.
+octavo_require(req_pdf_spreads books_pdf_spreads ${need_py}
+               ${OCTAVO_NEEDS_PDFTOOLS} ${OCTAVO_NEEDS_PDF_BOOKS})
+add_test(NAME books_pdf_spreads
+         COMMAND ${req_pdf_spreads} ${OCTAVO_PY} ${BOOKS_DIR}/test_pdf_spreads.py
+                 $<TARGET_FILE:publish> ${BOOKS_DIR}/pdf/spreads)
+set_tests_properties(books_pdf_spreads PROPERTIES
+                     LABELS books TIMEOUT 300 SKIP_RETURN_CODE 77)
 # The bundled tech theme (themes/tech/): the user guide published with
 # `theme: tech` on every edition (themed.py edits its copy), through the
 # same validators as clean: links and the Nu HTML checker, EPUBCheck and

@@ -75,6 +75,10 @@ done
 [ -d "$B/Output" ] || fail "new: no Output/ folder"
 has new1 out "books/my-title"
 grep -q '"My Title"' "$B/config.yml" || fail "new: config.yml does not hold the title"
+# The comment lists every built-in language (runtime/book/i18n/labels.*.yml).
+langs=$(ls "$(dirname "$0")"/../../runtime/book/i18n/labels.*.yml | sed 's/.*labels\.\(.*\)\.yml/\1/' | tr '\n' ' ' | sed 's/ $//')
+grep -q "language: *en *# $langs\$" "$B/config.yml" ||
+  fail "new: config.yml's comment does not list the languages '$langs'"
 
 run new2 0 new "My Title" --dir books
 exists "$T/books/my-title-1/config.yml"

@@ -12,6 +12,12 @@ foreach(t markdown slug config highlight search)
   octavo_valgrind_test(unit_${t}_valgrind book COMMAND test_${t})
 endforeach()
 
+# The names Easybook's books give code (GeSHi's language files) against
+# the highlighter's table.
+octavo_test(unit_highlight_geshi book
+  REQUIRES /usr/share/php-geshi/geshi=php-geshi
+  COMMAND test_highlight --geshi /usr/share/php-geshi/geshi)
+
 # Line breaking in Chinese and Japanese (test_cjk.c): ICU's opportunities
 # as publish asks for them (book_linebreak.c) and the engine's rules that
 # complete them (ts_cjk.c in octavo_typeset).

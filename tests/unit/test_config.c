@@ -752,7 +752,7 @@ static void test_languages(void) {
   CHECK(bk_i18n_load(arena, NULL, "en", NULL, NULL, &reporter, &en_labels,
                      &en_titles) == 0);
   CHECK(diags.len == 0);
-  CHECK(en_labels.type == TPL_MAP && en_labels.u.map->len == 50); /* 4: search, search_none, search_one, search_many */
+  CHECK(en_labels.type == TPL_MAP && en_labels.u.map->len == 51); /* 5: search, search_none, search_one, search_many, search_some */
   CHECK(en_titles.type == TPL_MAP && en_titles.u.map->len == 21);
   CHECK_STR(get(en_labels, "chapter.0"), "Chapter {{ item.number }}");
   CHECK_STR(get(en_labels, "chapter.3"), "{{ item.counters[0:4]|join('.') }}");

@@ -1,5 +1,6 @@
-# Writes OUT: a C file holding every DIR/PATTERN (default *.yml) as bytes
-# and FUNC() (default bk_i18n_builtin), which finds one by its file name.
+# Writes OUT: a C file holding every DIR/PATTERN (default *.yml) as bytes,
+# FUNC() (default bk_i18n_builtin), which finds one by its file name, and
+# FUNC_name(), which lists the names.
 # Run by runtime/book/CMakeLists.txt as
 # `cmake -DDIR=... -DOUT=... [-DPATTERN=... -DFUNC=...] -P embed.cmake`
 # for the translations and for the website's search script.
@@ -33,20 +34,27 @@ file(WRITE ${OUT}
 #include <string.h>
 
 ${arrays}
+static const struct {
+  const char *name;
+  const unsigned char *text;
+  size_t len;
+} files[] = {
+${table}};
+
 const char *${FUNC}(const char *name, size_t *len);
+const char *${FUNC}_name(size_t i);
 
 const char *${FUNC}(const char *name, size_t *len) {
-  static const struct {
-    const char *name;
-    const unsigned char *text;
-    size_t len;
-  } files[] = {
-${table}  };
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
     if (strcmp(files[i].name, name) == 0) {
       *len = files[i].len;
       return (const char *)files[i].text;
     }
   return NULL;
+}
+
+/* The i-th file's name, in sorted order; NULL past the last. */
+const char *${FUNC}_name(size_t i) {
+  return i < sizeof files / sizeof files[0] ? files[i].name : NULL;
 }
 ")

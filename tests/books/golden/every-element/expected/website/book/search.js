@@ -6,13 +6,16 @@
  * surface forms the book uses (grouped by stem in the index), then the
  * longest stem that begins it; the word being typed also matches as a
  * prefix. Results link to the section; the words are marked in the
- * title and the excerpt. Everything is written with DOM calls, never as
- * HTML. */
+ * title and in the passage around the first of them in the section's
+ * text (the index carries every section's text deflated: the browser's
+ * DecompressionStream inflates it once, in the background; without one,
+ * results show their titles alone). Everything is written with DOM calls,
+ * never as HTML. */
 (function () {
   "use strict";
   var box = document.querySelector(".search");
   var idx = window.octavoSearchIndex;
-  if (!box || !idx || idx.version !== 1) return;
+  if (!box || !idx || idx.version !== 2) return;
   var input = box.querySelector(".search-input");
   var list = box.querySelector(".search-results");
   var count = box.querySelector(".search-count");
@@ -55,7 +58,23 @@
   }
 
   /* ---- the index ---- */
-  var S = idx.sections, nsec = S.length / 4;
+  var S = idx.sections, nsec = S.length / 3;
+  /* The sections' texts, once inflated (null until then, or for good
+   * where the browser cannot). */
+  var texts = null;
+  if (idx.text && typeof DecompressionStream === "function") {
+    try {
+      var bin = atob(idx.text), bytes = new Uint8Array(bin.length);
+      for (var b = 0; b < bin.length; b++) bytes[b] = bin.charCodeAt(b);
+      new Response(new Blob([bytes]).stream()
+        .pipeThrough(new DecompressionStream("deflate-raw"))).text()
+        .then(function (t) {
+          texts = t.split("\u001f");
+          box.setAttribute("data-passages", "ready");
+          if (input.value.trim()) show();
+        }, function () {});
+    } catch (e) { /* no passages: titles only */ }
+  }
   var posts = [], formsOf = [], termOf = new Map(), sorted = null;
   (idx.words ? idx.words.split(";") : []).forEach(function (entry, t) {
     var colon = entry.indexOf(":"), fs = entry.slice(0, colon).split(" ");
@@ -190,7 +209,8 @@
       k = j;
     }
   }
-  /* The excerpt around its first marked word. */
+  /* The passage around its first marked word (the section's start when
+   * only its title matched). */
   function snippet(el, text, found) {
     var on = marked(text, found), first = on.indexOf(1), from = 0;
     if (first > SNIPPET / 3) {
@@ -215,18 +235,20 @@
     if (!q) { count.textContent = ""; return; }
     var found = search(q), n = found.results.length;
     count.textContent = n === 0 ? label("none", "No results")
+      : n > MAX_RESULTS ? label("some", "{shown} of {total} results")
+          .replace("{shown}", MAX_RESULTS).replace("{total}", n)
       : label(n === 1 ? "one" : "many", "%d results").replace("%d", n);
     found.results.slice(0, MAX_RESULTS).forEach(function (r) {
-      var sec = r[0], page = idx.pages[S[sec * 4]], id = S[sec * 4 + 1];
+      var sec = r[0], page = idx.pages[S[sec * 3]], id = S[sec * 3 + 1];
       var li = document.createElement("li"), a = document.createElement("a");
       a.href = root + page + (id ? "#" + encodeURIComponent(id) : "");
       a.className = "search-result";
       var title = document.createElement("span");
       title.className = "search-result-title";
-      appendMarked(title, S[sec * 4 + 2], marked(S[sec * 4 + 2], found));
+      appendMarked(title, S[sec * 3 + 2], marked(S[sec * 3 + 2], found));
       var text = document.createElement("span");
       text.className = "search-result-text";
-      snippet(text, S[sec * 4 + 3], found);
+      if (texts && texts[sec]) snippet(text, texts[sec], found);
       a.appendChild(title);
       a.appendChild(text);
       li.appendChild(a);
