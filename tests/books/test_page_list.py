@@ -157,7 +157,8 @@ def check_pages(book, fails):
             continue  # a page with no text: its marker only needs a place
         # the first word after the marker is among the first words of the
         # page (a table's first row holds a few, its header repeated before
-        # it) and the next two follow close by (a cell's words may wrap)
+        # it) and the next two follow close by (a cell's words may wrap,
+        # after a whole row of the other cells' first lines)
         # (code and URLs break after / . - _ ? & =, without a hyphen: a
         # word is found by its first piece)
         probe = [re.match(r"[^/._?&=-]*[/._?&=-]?", w).group(0) or w
@@ -167,7 +168,7 @@ def check_pages(book, fails):
             if piece[-1] not in "/._?&=-":
                 return piece in top[:n]  # a whole word
             return any(t.startswith(piece) for t in top[:n])
-        found = near(probe[0], 12) and all(near(w, 20) for w in probe)
+        found = near(probe[0], 12) and all(near(w, 32) for w in probe)
         if not found:
             fails.append(f"page {label} (PDF page {k + 1}): the marker "
                          f"stands before {' '.join(after[:8])!r}, the page "

@@ -215,6 +215,7 @@ INLINE = [
     (re.compile(r"\{[#.][^}]*\}"), ""),                    # {#id} {.class}
     (re.compile(r"\\(.)"), r"\1"),                         # escapes
 ]
+CODE_SPAN = re.compile(r"(`+[^`]*`+)")
 LIST_MARK = re.compile(r"^(\s*(>\s*)*)(?:[-*+]|\d+[.)])\s+(\[[ xX]\]\s+)?")
 # Leanpub's admonitions (Easybook's syntax): "W> text" on every line.
 ADMONITION = re.compile(r"^\s{0,3}[A-Z]> ?")
@@ -274,7 +275,10 @@ def source_lines(text, tables=True):
         line = LIST_MARK.sub(r"\1", ADMONITION.sub("", line))
         for rx, rep in INLINE:
             line = rx.sub(rep, line)
-        out.append((no, html.unescape(line)))
+        # entities are text in code spans (`&#x6A;` prints as written)
+        out.append((no, "".join(
+            part if part.startswith("`") else html.unescape(part)
+            for part in CODE_SPAN.split(line))))
     # A source line that ends in a compound's hyphen ("well-" then "known"
     # on the next line) is one word, as in the PDF's text.
     for k in range(len(out) - 1):

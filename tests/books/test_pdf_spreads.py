@@ -83,6 +83,7 @@ def prepare(src, dst):
     shutil.copytree(src, dst)
     rng = random.Random(7)
     contents = os.path.join(dst, "Contents")
+    os.makedirs(contents, exist_ok=True)  # git keeps no empty folder
     with open(os.path.join(contents, "preface.md"), "w") as f:
         f.write(chapter(rng, "Preface", 4))
     for n in (1, 2, 3):

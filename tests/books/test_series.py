@@ -142,9 +142,9 @@ def check_published(exe, tmp):
     # the search index of the website knows only what it publishes
     with open(os.path.join(book, "Output/website/book/search-index.js")) as f:
         idx = f.read()
-    if "quetzalcoatlish" in idx.lower() or "zanzibarish" in idx.lower():
+    if "quetzalcoatl" in idx.lower() or "zanzibar" in idx.lower():
         fail("website: the search index holds a left-out item's words")
-    if "xylophonic" not in idx.lower():
+    if "xylophon" not in idx.lower():  # its stem
         fail("website: the search index lacks a kept item's words")
     pages = sorted(os.listdir(os.path.join(book, "Output/website/book")))
     if any(p.startswith(("chapter-2", "chapter-3")) for p in pages):
