@@ -1201,9 +1201,15 @@ static void close_before_block(cl *s, xmlNodePtr root, xmlNodePtr m) {
   }
   if (!top)
     return;
+  /* the elements deeper than RAW_MAX_DEPTH lose their tags in enter(),
+   * with a warning of their own */
+  int depth = 0;
+  for (xmlNodePtr p = m->parent; p && p != root; p = p->parent)
+    depth += IN((const char *)p->name, known);
   for (xmlNodePtr p = m->parent;; p = p->parent) {
     const char *name = (const char *)p->name;
-    if (IN(name, known) && !IN(name, optional_end)) {
+    bool tagged = IN(name, known) && depth-- <= RAW_MAX_DEPTH;
+    if (tagged && !IN(name, optional_end)) {
       char needle[80];
       snprintf(needle, sizeof needle, "<%s", name);
       warn_at(s, (unsigned)p->line, needle,

@@ -31,7 +31,7 @@ typedef struct fixture {
   oc_reporter reporter;
   bk_md_options opt;
   bk_md_result r;
-  char log[4096]; /* "line:col: severity: message" lines */
+  char log[16384]; /* "line:col: severity: message" lines */
   int code_calls;
 } fixture;
 
@@ -1172,6 +1172,19 @@ static void test_open_before_markdown(void) {
              "<div class=\"note\"><span><em>deep\n</em></span>\n"
              "<p>A paragraph.</p>\n</div>\n",
              "1:25 <em>", "1:19 <span>", NULL);
+  /* spans 70 deep: those past the 64 levels kept lose their tags with a
+   * warning of their own, not one each */
+  char deep[600] = "<div>";
+  for (int i = 0; i < 70; i++)
+    strcat(deep, "<span>");
+  strcat(deep, "deep\n\nA paragraph.\n\n</div>\n");
+  CHECK(strstr(html_of(&f, deep), "</span></span>\n<p>A paragraph.</p>"));
+  size_t closed = 0;
+  for (const char *p = f.log; (p = strstr(p, "<span> is not closed")); p++)
+    closed++;
+  CHECK(closed == 63);
+  CHECK(strstr(f.log, "nested more than 64 deep") != NULL);
+  f.log[0] = '\0';
   /* a <div> around Markdown, as Easybook's notes: kept as written */
   check_open(&f, "<div class=\"note\">\n\nSome *Markdown*.\n\n- a list\n\n"
                  "</div>\n",
