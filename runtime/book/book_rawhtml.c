@@ -236,12 +236,9 @@ typedef struct cl {
     int line;
     char msg[160];
   } * errs;
-  /* elements closed before a Markdown block (close_before_blocks) */
-  struct shut {
-    const char *name;
-    int line;
-  } * shut;
-  size_t nshut, cshut;
+  /* per name of no_flow[], the first stream line where an element was
+   * closed before a Markdown block (close_before_blocks), 0 for none */
+  int *shut;
 } cl;
 
 /* Notes that the part being written (the last marker's) was corrected. */
@@ -1177,6 +1174,7 @@ static const char *const no_flow[] = {
     "s",      "samp",     "small", "span",     "strong", "sub",    "summary",
     "sup",    "table",    "tbody", "tfoot",    "thead", "time",    "tr",
     "u",      "ul",       "var"};
+#define NO_FLOW (sizeof no_flow / sizeof *no_flow)
 
 /* The Markdown block of marker m (in a container of blocks) is taken out
  * of the elements around it that cannot hold it, innermost first, up to
@@ -1221,10 +1219,15 @@ static void close_before_block(cl *s, xmlNodePtr root, xmlNodePtr m) {
     if (k)
       k->changed = true;
     s->changed = true;
-    s->shut = oc_arena_grow_array(s->a, s->shut, s->nshut, &s->cshut,
-                                  s->nshut + 1, sizeof *s->shut);
-    s->shut[s->nshut++] = (struct shut){
-        oc_arena_strndup(s->a, name, strlen(name)), p->line};
+    const char *const *nf = bsearch(name, no_flow, NO_FLOW, sizeof *no_flow,
+                                    cmp_name);
+    if (nf) {
+      if (!s->shut)
+        s->shut = oc_arena_calloc(s->a, NO_FLOW, sizeof *s->shut);
+      int *at = &s->shut[nf - no_flow];
+      if (!*at || p->line < *at)
+        *at = p->line;
+    }
     if (p == top)
       break;
   }
@@ -1282,12 +1285,11 @@ static bool closed_before(const cl *s, const struct perr *e) {
   const char *and = strncmp(e->msg, what, strlen(what))
                         ? NULL
                         : strstr(e->msg + strlen(what), " and ");
-  if (!and)
-    return false;
-  for (size_t i = 0; i < s->nshut; i++)
-    if (!strcmp(and + 5, s->shut[i].name) && e->line >= s->shut[i].line)
-      return true;
-  return false;
+  const char *const *nf =
+      and && s->shut
+          ? bsearch(and + 5, no_flow, NO_FLOW, sizeof *no_flow, cmp_name)
+          : NULL;
+  return nf && s->shut[nf - no_flow] && e->line >= s->shut[nf - no_flow];
 }
 
 static void keep_err(void *user, xmlErrorPtr err) {
