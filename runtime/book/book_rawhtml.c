@@ -236,6 +236,9 @@ typedef struct cl {
     int line;
     char msg[160];
   } * errs;
+  /* per name of no_flow[], the first stream line where an element was
+   * closed before a Markdown block (close_before_blocks), 0 for none */
+  int *shut;
 } cl;
 
 /* Notes that the part being written (the last marker's) was corrected. */
@@ -1156,6 +1159,139 @@ static void clean_tree(cl *s, xmlNodePtr root) {
   s->last_mark = -1;
 }
 
+/* ---- raw HTML left open before Markdown -------------------------------- */
+
+/* Elements that cannot hold the blocks Markdown makes (<p>, lists,
+ * headings…): phrasing content (an <a> too, whose transparent model a
+ * writer's open tag is seldom meant for), the elements whose content is
+ * phrasing, and those holding only their own kinds of children. */
+static const char *const no_flow[] = {
+    "a",      "abbr",     "b",     "bdi",      "bdo",   "caption", "cite",
+    "code",   "colgroup", "data",  "dfn",      "dl",    "em",      "h1",
+    "h2",     "h3",       "h4",    "h5",       "h6",    "hgroup",  "i",
+    "kbd",    "label",    "legend", "mark",    "menu",  "meter",   "ol",
+    "p",      "pre",      "progress", "q",     "rp",    "rt",      "ruby",
+    "s",      "samp",     "small", "span",     "strong", "sub",    "summary",
+    "sup",    "table",    "tbody", "tfoot",    "thead", "time",    "tr",
+    "u",      "ul",       "var"};
+#define NO_FLOW (sizeof no_flow / sizeof *no_flow)
+
+/* The Markdown block of marker m (in a container of blocks) is taken out
+ * of the elements around it that cannot hold it, innermost first, up to
+ * one that can: they close at the end of the HTML block that opened
+ * them, as the warning says. Each is reported, but those whose end tag
+ * HTML makes optional (<p>: a following block ends it in HTML too).
+ * Elements without a content model here (names HTML lacks, the obsolete
+ * ones losing their tags) are passed through; in SVG, MathML or an
+ * element removed with its content, nothing moves (clean_tree deals with
+ * the Markdown there). */
+static void close_before_block(cl *s, xmlNodePtr root, xmlNodePtr m) {
+  xmlNodePtr top = NULL;
+  for (xmlNodePtr p = m->parent; p && p != root; p = p->parent) {
+    const char *name = (const char *)p->name;
+    if (p->type != XML_ELEMENT_NODE || IN(name, dropped) ||
+        !strcmp(name, "svg") || !strcmp(name, "math"))
+      return;
+    if (IN(name, no_flow))
+      top = p;
+    else if (IN(name, known))
+      break; /* it holds blocks */
+  }
+  if (!top)
+    return;
+  /* the elements deeper than RAW_MAX_DEPTH lose their tags in enter(),
+   * with a warning of their own */
+  int depth = 0;
+  for (xmlNodePtr p = m->parent; p && p != root; p = p->parent)
+    depth += IN((const char *)p->name, known);
+  for (xmlNodePtr p = m->parent;; p = p->parent) {
+    const char *name = (const char *)p->name;
+    bool tagged = IN(name, known) && depth-- <= RAW_MAX_DEPTH;
+    if (tagged && !IN(name, optional_end)) {
+      char needle[80];
+      snprintf(needle, sizeof needle, "<%s", name);
+      warn_at(s, (unsigned)p->line, needle,
+              "<%s> is not closed: it is closed at the end of its HTML "
+              "block, before the Markdown that follows",
+              name);
+    }
+    kid *k = kid_at(s, (unsigned)p->line);
+    if (k)
+      k->changed = true;
+    s->changed = true;
+    const char *const *nf = bsearch(name, no_flow, NO_FLOW, sizeof *no_flow,
+                                    cmp_name);
+    if (nf) {
+      if (!s->shut)
+        s->shut = oc_arena_calloc(s->a, NO_FLOW, sizeof *s->shut);
+      int *at = &s->shut[nf - no_flow];
+      if (!*at || p->line < *at)
+        *at = p->line;
+    }
+    if (p == top)
+      break;
+  }
+  /* m and what follows it, level by level, go after top in order: before
+   * a placeholder, so that text merged into a neighbour keeps its place */
+  xmlNodePtr ph = xmlNewNode(NULL, BAD_CAST MARK "x");
+  if (!ph || !xmlAddNextSibling(top, ph)) {
+    xmlFreeNode(ph);
+    return;
+  }
+  xmlNodePtr first = m;
+  for (xmlNodePtr up = m->parent;; up = up->parent) {
+    for (xmlNodePtr c = first, next; c; c = next) {
+      next = c->next;
+      xmlUnlinkNode(c);
+      xmlAddPrevSibling(ph, c);
+    }
+    if (up == top)
+      break;
+    first = up->next;
+  }
+  xmlUnlinkNode(ph);
+  xmlFreeNode(ph);
+}
+
+/* Every Markdown block of the container (marker i, kid i not raw) out of
+ * the raw HTML elements that cannot hold it. */
+static void close_before_blocks(cl *s, xmlNodePtr root) {
+  size_t nm = 0, cap = 0;
+  xmlNodePtr *ms = NULL;
+  for (xmlNodePtr n = root->children; n;) {
+    if (n->type == XML_ELEMENT_NODE &&
+        !strncmp((const char *)n->name, MARK, strlen(MARK))) {
+      long i = strtol((const char *)n->name + strlen(MARK), NULL, 10);
+      if (i >= 0 && (size_t)i < s->nkids && !s->kids[i].raw) {
+        ms = oc_arena_grow_array(s->a, ms, nm, &cap, nm + 1, sizeof *ms);
+        ms[nm++] = n;
+      }
+    }
+    if (n->children && n->type == XML_ELEMENT_NODE) {
+      n = n->children;
+      continue;
+    }
+    n = after(root, n);
+  }
+  for (size_t i = 0; i < nm; i++)
+    close_before_block(s, root, ms[i]);
+}
+
+/* Whether a parse error is about an element close_before_blocks closed
+ * ("Opening and ending tag mismatch: div and span" after the <span>): it
+ * was reported as closed there. */
+static bool closed_before(const cl *s, const struct perr *e) {
+  const char *what = "Opening and ending tag mismatch: ";
+  const char *and = strncmp(e->msg, what, strlen(what))
+                        ? NULL
+                        : strstr(e->msg + strlen(what), " and ");
+  const char *const *nf =
+      and && s->shut
+          ? bsearch(and + 5, no_flow, NO_FLOW, sizeof *no_flow, cmp_name)
+          : NULL;
+  return nf && s->shut[nf - no_flow] && e->line >= s->shut[nf - no_flow];
+}
+
 static void keep_err(void *user, xmlErrorPtr err) {
   cl *s = user;
   if (!err || !err->message)
@@ -1384,12 +1520,16 @@ static void clean_container(const bk_rawhtml_ctx *c, cmark_node *parent) {
       }
     return;
   }
+  if (block)
+    close_before_blocks(&s, root);
   clean_tree(&s, root);
   oc_sb_init(&s.out, s.a, slen + 64);
   s.emitting = true;
   emit(&s, root);
   s.emitting = false;
   for (size_t e = 0; e < s.nerrs; e++) {
+    if (closed_before(&s, &s.errs[e]))
+      continue;
     warn_at(&s, (unsigned)s.errs[e].line, "</",
             "HTML elements not properly nested (%s): the end tag is "
             "dropped or the elements closed in order",

@@ -29,6 +29,9 @@
  *    srcset, xmlns and undeclared prefixes are removed;
  *  - an element left open at the end of its container is closed there
  *    (elements whose end tag HTML makes optional, p or li, silently);
+ *    one that cannot hold Markdown's blocks (span, em, a, p, h1, ul…)
+ *    and is left open before them is closed at the end of its HTML block,
+ *    before them (a div wrapping Markdown stays as written);
  *  - an end tag that closes nothing is dropped;
  *  - a comment left open ends at the end of its raw HTML block;
  *  - an <img> whose local file the image hook refuses becomes its alt

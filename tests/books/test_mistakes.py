@@ -23,7 +23,10 @@ MUST_SHOW = ["<your-project-dir>", "More text after the comment",
              "a quote forty deep", "A missing image", "missing too",
              "dead link", "The end of chapter two", "a dead heading link",
              "the hosts file", "styled word", "file link",
-             "a file image in Markdown"]
+             "a file image in Markdown",
+             "A paragraph after the open span",
+             "an item after the open emphasis", "a bold link never closed",
+             "the list after it"]
 
 
 def run(cmd, **kw):

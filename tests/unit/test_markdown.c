@@ -31,7 +31,7 @@ typedef struct fixture {
   oc_reporter reporter;
   bk_md_options opt;
   bk_md_result r;
-  char log[4096]; /* "line:col: severity: message" lines */
+  char log[16384]; /* "line:col: severity: message" lines */
   int code_calls;
 } fixture;
 
@@ -1114,6 +1114,86 @@ static void test_mistakes(void) {
   fx_close(&f);
 }
 
+/* html_of(md) is html, with a warning "<name> is not closed…" at each
+ * "line:col <name>" of the NULL-ended list, in order. */
+static void check_open(fixture *f, const char *md, const char *html, ...) {
+  CHECK_STR(html_of(f, md), html);
+  char want[1024] = "";
+  va_list ap;
+  va_start(ap, html);
+  for (const char *w; (w = va_arg(ap, const char *));) {
+    size_t at = strlen(want), sp = strcspn(w, " ");
+    snprintf(want + at, sizeof want - at,
+             "chapter1.md:%.*s: warning: %s is not closed: it is closed at "
+             "the end of its HTML block, before the Markdown that follows\n",
+             (int)sp, w, w + sp + 1);
+  }
+  va_end(ap);
+  CHECK_STR(f->log, want);
+  f->log[0] = '\0';
+}
+
+/* Raw HTML left open before Markdown's blocks: a phrasing element (or a
+ * <p>) closes at the end of its HTML block, before the Markdown, and the
+ * warning says so; a <div> around Markdown stays as written. */
+static void test_open_before_markdown(void) {
+  fixture f;
+  fx_open(&f);
+  /* the case: a span left open in a note, a paragraph after */
+  check_open(&f, "<div class=\"note\"><span>never closed\n\nA paragraph.\n\n"
+                 "</div>\n",
+             "<div class=\"note\"><span>never closed\n</span>\n"
+             "<p>A paragraph.</p>\n</div>\n",
+             "1:19 <span>", NULL);
+  /* at the top level */
+  check_open(&f, "<span>\nnever closed\n\nA paragraph.\n",
+             "<span>\nnever closed\n</span>\n<p>A paragraph.</p>\n",
+             "1:1 <span>", NULL);
+  /* em, a and strong before a list */
+  check_open(&f, "<div><em>stressed\n\n- one\n- two\n\n</div>\n",
+             "<div><em>stressed\n</em>\n<ul>\n<li>one</li>\n<li>two</li>\n"
+             "</ul>\n</div>\n",
+             "1:6 <em>", NULL);
+  check_open(&f, "<div><a href=\"https://example.org/\">a link\n\n1. one\n\n"
+                 "</div>\n",
+             "<div><a href=\"https://example.org/\">a link\n</a>\n<ol>\n"
+             "<li>one</li>\n</ol>\n</div>\n",
+             "1:6 <a>", NULL);
+  check_open(&f, "<strong>\nbold\n\n- one\n",
+             "<strong>\nbold\n</strong>\n<ul>\n<li>one</li>\n</ul>\n",
+             "1:1 <strong>", NULL);
+  /* a <p> before a heading: HTML ends it there too, so no warning */
+  check_open(&f, "<p>some text\n\n# Title {#t}\n",
+             "<p>some text\n</p>\n<h1 id=\"t\">Title</h1>\n", NULL);
+  /* nested phrasing: each closed and reported, innermost first; the
+   * parser's complaint at </div> about them is not repeated */
+  check_open(&f, "<div class=\"note\"><span><em>deep\n\nA paragraph.\n\n"
+                 "</div>\n",
+             "<div class=\"note\"><span><em>deep\n</em></span>\n"
+             "<p>A paragraph.</p>\n</div>\n",
+             "1:25 <em>", "1:19 <span>", NULL);
+  /* spans 70 deep: those past the 64 levels kept lose their tags with a
+   * warning of their own, not one each */
+  char deep[600] = "<div>";
+  for (int i = 0; i < 70; i++)
+    strcat(deep, "<span>");
+  strcat(deep, "deep\n\nA paragraph.\n\n</div>\n");
+  CHECK(strstr(html_of(&f, deep), "</span></span>\n<p>A paragraph.</p>"));
+  size_t closed = 0;
+  for (const char *p = f.log; (p = strstr(p, "<span> is not closed")); p++)
+    closed++;
+  CHECK(closed == 63);
+  CHECK(strstr(f.log, "nested more than 64 deep") != NULL);
+  f.log[0] = '\0';
+  /* a <div> around Markdown, as Easybook's notes: kept as written */
+  check_open(&f, "<div class=\"note\">\n\nSome *Markdown*.\n\n- a list\n\n"
+                 "</div>\n",
+             "<div class=\"note\">\n<p>Some <em>Markdown</em>.</p>\n<ul>\n"
+             "<li>a list</li>\n</ul>\n</div>\n",
+             NULL);
+  fx_close(&f);
+}
+
 /* ---- SVG, MathML and URLs in raw HTML ------------------------------ */
 
 /* Raw HTML's SVG, MathML and URLs, and Markdown's URLs: what is kept,
@@ -1278,6 +1358,7 @@ int main(void) {
   test_id_prefix();
   test_invalid_utf8();
   test_mistakes();
+  test_open_before_markdown();
   u_cleanup(); /* ICU's caches, so that valgrind sees no leak */
   printf("test_markdown: %d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
