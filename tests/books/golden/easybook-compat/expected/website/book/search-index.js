@@ -1,5 +1,5 @@
 window.octavoSearchIndex={"version":2,"stemmer":"english",
-"pages":["about-this-edition.html","lesson-1.html","lesson-1/ut-enim-ad-minim-veniam.html","lesson-1/excepteur-sint-occaecat.html","lesson-2.html","lesson-2/section-two.html","lesson-2/section-three.html","appendix-a.html"],
+"pages":["about-this-edition.html","lesson-1.html","lesson-1/ut-enim-ad-minim-veniam.html","lesson-1/excepteur-sint-occaecat.html","lesson-2.html","lesson-2/section-two.html","lesson-2/section-three.html","appendix-a.html","epilogue-elsewhere.html"],
 "sections":[
 0,"","About this edition",
 1,"","The title of the first chapter",
@@ -11,6 +11,7 @@ window.octavoSearchIndex={"version":2,"stemmer":"english",
 5,"","Section two",
 6,"","Section three",
 7,"","The Appendix",
-7,"appendix-section","A.1 Appendix section"],
-"text":"TZDNbttADIQfRXPrRbWjBMjBNzfxJSjQAAl6p3cpifD+CMuVlbx9Kbloc1qAHM5+MyfSz3POFzzlOFGVc2C80FW44J212nPyUiUn9CVH1JHhcoyUPIIkbnH3uO8e9vd33SNe53MQHdljkTril6t0zRhy8Jx2zc9cOEImnSN8DrlApYIi19Ysk7KrXOcC8jKJipM0gIPUXfMqzhaM7nuHdwPoQ17wf3iPI85MbsTpb5hvirwkLPTZYhnFNr0krxt9L5ZQkuVNlVPVvUQaWPeHL44P/75pQQOZ+ohCCzbpoXmeRUFzNZ+yHtzSmKrwVHjk5LkYtx1Zf1ESBSirWoktIpWLFUT6FdZnN0eDoa3oVbKxxkPzxrxR11GKNc5XDli7X2c0TfaVfOyapnnKYY4JvynMtkDX/CB3Qc23yGtfvQzGatrj7cyxYuBqntUodfcH",
-"words":"06:E;13:E;2016:E;about:G;ad:O;adipis icing:I;again:M;amet:I;and:U;appendic es:hM;appendix:UWG;as:Q;aut e:Q;back:hE;beach:M;chapter:KS;column:hA;command:E;compat ible:E;consectetur:I;content s:M;document ation:Q;dolor:II;dui s:Q;easybook:EIE;edit ion:G;elit:I;enim:O;excepteur:W;figur e:hE;file:M;find s:M;first:K;flow:MY;from:E;get:hM;golden:E;imag e es:M;in:ME;ipsum:I;irur e:Q;javier:E;letter s:hM;level:SE;line:E;lorem:I;mark ed s:Q;minim:O;occaecat:W;octavo:E;of:KS;one:e;own:M;pictur e:N;publish ed:E;raw:M;reprehenderit:Q;second:a;section:eGGK;see:U;session:Q;sint:W;sit:I;termin al:Q;tester:E;the:EGFIGMG;them:Q;third:SE;this:G;three:hG;titl e:KS;to:hE;two:hC;ut:O;valu e:hA;veniam:O;way:M;which:M;with:E"};
+7,"appendix-section","A.1 Appendix section",
+8,"","Epilogue elsewhere"],
+"text":"TZHNbttADIQfRXPrRbWjBMjBNzdxDkWBGmjQOyVREuH9EXa5Vv32peSgzWkBckh+M3uifGtjvOAl+plUWsf4TlfhhHfOas+pF5UYMKTooROji95T6OEkcI2H533ztH98aJ5xLq2TPHGPRXTCz07pGjFG13PYVT9iYg+Zc/Hoo4sJWRTkWWtbGTJ3yloSqJdZsnQSRrAT3VVn6azBaL42eDeAwcUF/4uPOKJl6iacPsx8yYhLwEK3Gssk1hkk9HmjH8QcSjC/QTlo3ounkfP+8Gnj078zNWgkUx+RaMEmPVSvRTKoqO1J68DdjakSz4knDj0n47Yhy89LIIfMOVuINTyliwVE+TNsH7viDYa2oFfJxuoP1S/mjVonSZY4X9lhzX6t0TzbKfmzq6rqJbriA36TK9ZAU32j7gKNd8trXoOMxmra432s44yR1XaqUeZddbpyuoE/frstioXbersWIs6vbzUmWrnMPM/i4lh49xc=",
+"words":"06:E;13:E;2016:E;about:G;ad:O;adipis icing:I;again:M;amet:I;and:Uc;appendic es:hM;appendix:UWG;as:Q;aut e:Q;back:hE;beach:M;but:hQ;chapter:KS;column:hA;command:E;compat ible:E;consectetur:I;content s:M;document ation:Q;dolor:II;dui s:Q;easybook:EIE;edit ion:GhM;elit:I;elsewher e:hS;enim:O;epilogu e:hS;everi =every:hQ;excepteur:W;figur e:hE;file:M;find s:M;first:K;flow:MY;from:E;get:hM;golden:E;has:hQ;imag e es:M;in:ME;ipsum:I;irur e:Q;javier:E;letter s:hM;level:SE;line:E;lorem:I;mark ed s:Q;minim:O;no:hQ;occaecat:W;octavo:E;of:KS;one:e;own:M;pdf:hQ;pictur e:N;publish ed:E;raw:M;reprehenderit:Q;second:a;section:eGGK;see:U;session:Q;sint:W;sit:I;termin al:Q;tester:E;the:EGFIGMG;them:Q;third:SE;this:GhM;three:hG;titl e:KS;to:hE;two:hC;ut:O;valu e:hA;veniam:O;way:M;web:hQ;which:M;with:E"};
