@@ -388,7 +388,7 @@ static const char *refused_url(oc_arena *a, const char *v) {
     return oc_arena_printf(a, "a %s: URL", sc);
   if (sc[0] && !IN(sc, schemes))
     return oc_arena_printf(a, "a URL of the scheme '%.20s'", sc);
-  while (url_blank(*v))
+  while (*v && url_blank(*v)) /* url_blank('\0') too: stop at the end */
     v++;
   if (!sc[0] && ((v[0] == '/' && v[1] != '/') || v[0] == '\\'))
     return "an absolute path";
