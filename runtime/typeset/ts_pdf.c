@@ -37,6 +37,8 @@ typedef struct pdf_link {
   HPDF_Rect rect;
   double target_y;
   const char *uri; /* NULL: an internal link */
+  struct ts_pdf *pdf;
+  int32_t struct_parent; /* its key in the parent tree; -1: untagged */
 } pdf_link;
 
 typedef struct pdf_outline {
@@ -485,6 +487,7 @@ int ts_pdf_page_add_print(ts_pdf *p, double width, double height, double bleed,
                           unsigned marks) {
   if (failed(p))
     return -1;
+  ts_hpdf_list_doubling(p->doc->xref->entries);
   HPDF_Page page = HPDF_AddPage(p->doc);
   if (!page)
     return -1;
@@ -944,41 +947,102 @@ static void null_zoom(ts_pdf *p, HPDF_Destination d, int page, double top) {
   HPDF_Array_Add(d, HPDF_Null_New(p->doc->mmgr));
 }
 
-static void write_links(ts_pdf *p) {
-  const pdf_link *links = p->links.items;
-  for (size_t i = 0; i < p->links.len && !failed(p); i++) {
-    const pdf_link *l = &links[i];
-    HPDF_Page pg = ((HPDF_Page *)p->pages.items)[l->page];
-    HPDF_REAL dx = (HPDF_REAL)shift_of(p, l->page);
-    HPDF_Rect rect = {l->rect.left + dx, l->rect.bottom + dx,
-                      l->rect.right + dx, l->rect.top + dx};
-    HPDF_Annotation a;
+/* A link annotation is a dictionary libharu writes through this hook,
+ * from the link's own record: a book may hold a million links (one
+ * footnote referred to on every line), and libharu's own annotation, a
+ * dictionary of eight entries of 136 bytes each, a Rect array of four
+ * objects and a destination object, cost about 3 KB a link where this
+ * costs a dictionary header and an xref entry. The destination is written
+ * in place ([page /XYZ 0 top null]: the reader keeps its zoom). */
+static HPDF_STATUS write_link(HPDF_Dict d, HPDF_Stream s) {
+  const pdf_link *l = d->attr;
+  const ts_pdf *p = l->pdf;
+  HPDF_Page *pages = p->pages.items;
+  HPDF_REAL dx = (HPDF_REAL)shift_of(p, l->page);
+  char buf[96];
+  HPDF_STATUS ret = HPDF_OK;
+#define PUT(call)                                                              \
+  do {                                                                         \
+    if (ret == HPDF_OK)                                                        \
+      ret = (call);                                                            \
+  } while (0)
+  snprintf(buf, sizeof buf, "/Type /Annot\n/Subtype /Link\n/P %u 0 R\n/Rect [",
+           (unsigned)(((HPDF_Obj_Header *)pages[l->page])->obj_id & 0xFFFFFF));
+  PUT(HPDF_Stream_WriteStr(s, buf));
+  const HPDF_REAL r[4] = {l->rect.left + dx, l->rect.bottom + dx,
+                          l->rect.right + dx, l->rect.top + dx};
+  for (int i = 0; i < 4; i++) {
+    PUT(HPDF_Stream_WriteReal(s, r[i]));
+    PUT(HPDF_Stream_WriteStr(s, i < 3 ? " " : "]\n"));
+  }
+  PUT(HPDF_Stream_WriteStr(s, "/Border [0 0 0]\n")); /* /H: the default, invert */
+  if (p->pdfa || p->tag)
+    PUT(HPDF_Stream_WriteStr(s, "/F 4\n")); /* PDF/A and /UA: annotations print */
+  if (l->uri) {
+    PUT(HPDF_Stream_WriteStr(s, "/A << /Type /Action /S /URI /URI "));
+    PUT(HPDF_Stream_WriteEscapeText(s, l->uri)); /* ASCII: uri_ascii's */
+    PUT(HPDF_Stream_WriteStr(s, " >>\n"));
+  } else {
+    snprintf(buf, sizeof buf, "/Dest [%u 0 R /XYZ 0 ",
+             (unsigned)(((HPDF_Obj_Header *)pages[l->target])->obj_id &
+                        0xFFFFFF));
+    PUT(HPDF_Stream_WriteStr(s, buf));
+    PUT(HPDF_Stream_WriteReal(s,
+                          (HPDF_REAL)(l->target_y + shift_of(p, l->target))));
+    PUT(HPDF_Stream_WriteStr(s, " null]\n"));
+  }
+  if (p->tag) {
+    /* PDF/UA: a link says where it goes */
+    PUT(HPDF_Stream_WriteStr(s, "/Contents "));
     if (l->uri) {
-      a = HPDF_Page_CreateURILinkAnnot(pg, rect, l->uri);
+      PUT(HPDF_Stream_WriteEscapeText(s, l->uri));
     } else {
-      double top = l->target_y + shift_of(p, l->target);
-      HPDF_Destination d = make_dest(p, l->target, top);
-      if (!d)
-        return;
-      a = HPDF_Page_CreateLinkAnnot(pg, rect, d);
-      null_zoom(p, d, l->target, top);
+      snprintf(buf, sizeof buf, "Go to page %d", l->target + 1);
+      PUT(HPDF_Stream_WriteEscapeText(s, buf));
     }
-    if (!a)
+    PUT(HPDF_Stream_WriteStr(s, "\n"));
+  }
+  if (l->struct_parent >= 0) {
+    snprintf(buf, sizeof buf, "/StructParent %d\n", (int)l->struct_parent);
+    PUT(HPDF_Stream_WriteStr(s, buf));
+  }
+#undef PUT
+  return ret;
+}
+
+static void write_links(ts_pdf *p) {
+  pdf_link *links = p->links.items;
+  HPDF_Array *annots = oc_arena_calloc(p->arena, p->pages.len ? p->pages.len : 1,
+                                       sizeof *annots);
+  size_t npages = p->pages.len;
+  for (size_t i = 0; i < p->links.len && !failed(p); i++) {
+    pdf_link *l = &links[i];
+    HPDF_Page pg = ((HPDF_Page *)p->pages.items)[l->page];
+    if (!l->uri && !page_at(p, l->target,
+                            "a destination on a page that does not exist"))
       return;
-    HPDF_LinkAnnot_SetBorderStyle(a, 0, 0, 0);
-    HPDF_LinkAnnot_SetHighlightMode(a, HPDF_ANNOT_INVERT_BOX);
-    if (p->pdfa || p->tag)
-      HPDF_Dict_AddNumber(a, "F", 4); /* PDF/A and /UA: annotations print */
-    if (p->tag) {
-      /* PDF/UA: a link says where it goes */
-      char where[48];
-      if (!l->uri)
-        snprintf(where, sizeof where, "Go to page %d", l->target + 1);
-      HPDF_Dict_Add(a, "Contents",
-                    HPDF_String_New(p->doc->mmgr, l->uri ? l->uri : where,
-                                    NULL)); /* ASCII: uri_ascii's */
-      ts_tag_annot(p->tag, a, l->page, i);
+    if (!annots[l->page])
+      annots[l->page] = HPDF_Dict_GetItem(pg, "Annots", HPDF_OCLASS_ARRAY);
+    if (!annots[l->page]) {
+      annots[l->page] = HPDF_Array_New(p->doc->mmgr);
+      if (!annots[l->page] ||
+          HPDF_Dict_Add(pg, "Annots", annots[l->page]) != HPDF_OK)
+        return;
     }
+    ts_hpdf_list_doubling(p->doc->xref->entries);
+    ts_hpdf_list_doubling(annots[l->page]->list);
+    HPDF_Dict a = HPDF_Dict_New(p->doc->mmgr);
+    if (!a || HPDF_Xref_Add(p->doc->xref, a) != HPDF_OK ||
+        HPDF_Array_Add(annots[l->page], a) != HPDF_OK)
+      return;
+    l->pdf = p;
+    l->struct_parent = -1;
+    if (p->tag) {
+      long k = ts_tag_annot(p->tag, a, l->page, i);
+      l->struct_parent = k < 0 ? -1 : (int32_t)(npages + (size_t)k);
+    }
+    a->attr = l; /* ours: libharu frees no dictionary's attr */
+    a->write_fn = write_link;
   }
 }
 

@@ -6,11 +6,21 @@
 #define OCTAVO_TS_PDF_INT_H
 
 #include <hpdf.h>
+#include <hpdf_list.h>
 #include <hpdf_objects.h>
 
 #include "ts_pdf.h"
 
 typedef struct ts_tag ts_tag;
+
+/* libharu grows its lists (the cross-reference table, arrays) by a fixed
+ * step: a million objects would copy the table a thousand times. Called
+ * before adding to a list, this makes the step the list's length, so
+ * that it doubles. */
+static inline void ts_hpdf_list_doubling(HPDF_List l) {
+  if (l && l->items_per_block < l->count)
+    l->items_per_block = l->count;
+}
 
 HPDF_Doc ts_pdf_hpdf(ts_pdf *p);
 oc_arena *ts_pdf_arena(ts_pdf *p);
@@ -31,7 +41,7 @@ void ts_pdf_set_tag_state(ts_pdf *p, ts_tag *t);
 /* ts_tag.c, called by ts_pdf.c: the annotation made for link number
  * link (in the order of ts_pdf_link_dest and _uri), and the structure
  * written when saving, before libharu writes the file. */
-void ts_tag_annot(ts_tag *t, HPDF_Annotation a, int page, size_t link);
+long ts_tag_annot(ts_tag *t, HPDF_Annotation a, int page, size_t link);
 void ts_tag_finish(ts_tag *t);
 
 #endif

@@ -141,14 +141,15 @@ void ts_pdf_tag_elements(ts_pdf *p, const ts_tag_elem *elems, size_t n) {
   t->nelems = n;
 }
 
-void ts_tag_annot(ts_tag *t, HPDF_Annotation a, int page, size_t link) {
+long ts_tag_annot(ts_tag *t, HPDF_Annotation a, int page, size_t link) {
   if (link >= t->nlinks || !t->links[link].sid ||
       t->links[link].sid >= t->nelems)
-    return;
+    return -1;
   t->annots = oc_arena_grow_array(t->a, t->annots, t->nannots, &t->cannots,
                                   t->nannots + 1, sizeof *t->annots);
   t->annots[t->nannots++] =
       (tag_annot){a, page, t->links[link].sid, t->links[link].ord};
+  return (long)(t->nannots - 1);
 }
 
 /* ---- the tree ---------------------------------------------------------- */
@@ -311,6 +312,7 @@ static HPDF_STATUS write_root(HPDF_Dict d, HPDF_Stream s) {
 
 static HPDF_Dict new_hooked(HPDF_Doc doc, tag_tree *tr, uint32_t sid,
                             HPDF_Dict_OnWriteFunc fn) {
+  ts_hpdf_list_doubling(doc->xref->entries);
   HPDF_Dict d = HPDF_Dict_New(doc->mmgr);
   if (!d || HPDF_Xref_Add(doc->xref, d) != HPDF_OK)
     return NULL;
@@ -384,9 +386,6 @@ void ts_tag_finish(ts_tag *t) {
     HPDF_Dict_AddNumber(pg, "StructParents", (HPDF_INT32)i);
     HPDF_Dict_AddName(pg, "Tabs", "S");
   }
-  for (size_t i = 0; i < t->nannots; i++)
-    HPDF_Dict_AddNumber(t->annots[i].annot, "StructParent",
-                        (HPDF_INT32)(npages + i));
   HPDF_Page cover = ts_pdf_hpdf_cover(p);
   if (cover)
     HPDF_Dict_AddName(cover, "Tabs", "S");
