@@ -4,6 +4,7 @@
 #include <png.h>
 #include <setjmp.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,17 +99,55 @@ static char *run(const char *cmd) {
   return b;
 }
 
+/* run(cmd) for a command that reads the PDF at pdf, remembered by the
+ * command and the file's bytes: the checks ask pdftotext for the same page
+ * of the same file many times (page_of reads every page until it finds
+ * its text), each a process, which made this test a minute long. */
+#define RUN_CACHE 256
+static struct {
+  char *cmd, *out;
+  uint64_t hash;
+  size_t len;
+} run_cache[RUN_CACHE];
+static size_t run_cache_next;
+
+static char *run_pdf(const char *pdf, const char *cmd) {
+  size_t len;
+  char *bytes = slurp(pdf, &len);
+  if (!bytes)
+    return run(cmd);
+  uint64_t h = 1469598103934665603u;
+  for (size_t i = 0; i < len; i++)
+    h = (h ^ (unsigned char)bytes[i]) * 1099511628211u;
+  free(bytes);
+  for (size_t i = 0; i < RUN_CACHE; i++)
+    if (run_cache[i].cmd && run_cache[i].hash == h && run_cache[i].len == len &&
+        strcmp(run_cache[i].cmd, cmd) == 0)
+      return strdup(run_cache[i].out);
+  char *out = run(cmd);
+  if (!out)
+    return NULL;
+  size_t k = run_cache_next++ % RUN_CACHE;
+  free(run_cache[k].cmd);
+  free(run_cache[k].out);
+  run_cache[k].cmd = strdup(cmd);
+  run_cache[k].out = strdup(out);
+  run_cache[k].hash = h;
+  run_cache[k].len = len;
+  return out;
+}
+
 /* The text of page n (1-based) of the PDF. */
 static char *page_text(const char *pdf, int n) {
   char cmd[512];
   snprintf(cmd, sizeof cmd, "pdftotext -f %d -l %d '%s' - 2>&1", n, n, pdf);
-  return run(cmd);
+  return run_pdf(pdf, cmd);
 }
 
 static int page_count(const char *pdf) {
   char cmd[512];
   snprintf(cmd, sizeof cmd, "pdfinfo '%s' 2>&1", pdf);
-  char *o = run(cmd);
+  char *o = run_pdf(pdf, cmd);
   const char *p = o ? strstr(o, "Pages:") : NULL;
   int n = p ? atoi(p + 6) : -1;
   free(o);
@@ -134,7 +173,7 @@ static char tmp_pdf[64];
 static char *pdf_text_all(void) {
   char cmd[128];
   snprintf(cmd, sizeof cmd, "pdftotext '%s' - 2>&1", tmp_pdf);
-  return run(cmd);
+  return run_pdf(tmp_pdf, cmd);
 }
 
 static int typeset(const char *doc, const char *css) {
@@ -811,7 +850,7 @@ static bool word_box(const char *pdf, int n, const char *word, int k,
   char cmd[512];
   snprintf(cmd, sizeof cmd, "pdftotext -bbox -f %d -l %d '%s' - 2>&1", n, n,
            pdf);
-  char *o = run(cmd);
+  char *o = run_pdf(pdf, cmd);
   bool found = false;
   char want[128];
   snprintf(want, sizeof want, ">%s</word>", word);
@@ -861,7 +900,7 @@ static bool words_within(const char *pdf, int n, double x0, double x1) {
   char cmd[512];
   snprintf(cmd, sizeof cmd, "pdftotext -bbox -f %d -l %d '%s' - 2>&1", n, n,
            pdf);
-  char *o = run(cmd);
+  char *o = run_pdf(pdf, cmd);
   bool ok = o != NULL;
   int words = 0;
   for (const char *p = o; p && (p = strstr(p, "<word ")); p++) {
@@ -1361,7 +1400,7 @@ static void words_extent(const char *pdf, int n, double *x0, double *x1) {
   char cmd[512];
   snprintf(cmd, sizeof cmd, "pdftotext -bbox -f %d -l %d '%s' - 2>&1", n, n,
            pdf);
-  char *o = run(cmd);
+  char *o = run_pdf(pdf, cmd);
   *x0 = 1e9;
   *x1 = -1e9;
   for (const char *p = o; p && (p = strstr(p, "<word ")); p++) {
@@ -1790,6 +1829,10 @@ int main(int argc, char **argv) {
   CHECK_STR(last_warning, "test.css:2:3: font family 'No Such Face' is not "
                           "installed; another is used");
   remove(tmp_pdf);
+  for (size_t i = 0; i < RUN_CACHE; i++) {
+    free(run_cache[i].cmd);
+    free(run_cache[i].out);
+  }
   printf("typeset: %d passed, %d failed\n", passed, failed);
   return failed != 0;
 }
