@@ -25,6 +25,9 @@
                   a 1x1 PNG
   footnote-refs   one footnote referenced 1,000,000 times, 100 references
                   a paragraph
+  table-delims    40,000 lines alternating 'a | b' and '-|-|-' in one
+                  paragraph: each reads as a delimiter row that does not
+                  match its header (cmark-gfm alone: minutes): refused
 
 Issue 24's deep books (nesting past every cap; each edition within 10 s
 and 1 GB):
@@ -195,13 +198,15 @@ def make(root, name):
     elif name == "footnote-refs":
         para = " ".join("word[^1]" for _ in range(100)) + "\n\n"
         book(root, name, "# Refs\n\n" + para * 10000 + "[^1]: The note.\n")
+    elif name == "table-delims":
+        book(root, name, "# Rows\n\nx\n" + "a | b\n-|-|-\n" * 20000)
     else:
         sys.exit("make-books.py: unknown book '%s'" % name)
 
 
 NAMES = ["footnotes", "footnotes-para", "headings", "png", "png-400", "paragraph",
          "paragraph10", "paragraph-cjk", "css", "map", "lists", "links", "links-prose",
-         "image-alt", "footnote-refs"]
+         "image-alt", "footnote-refs", "table-delims"]
 NAMES += ["deep-emphasis", "deep-quotes", "deep-mixed", "deep-div", "deep-span",
           "deep-tables", "deep-links", "deep-a"]
 

@@ -402,6 +402,36 @@ static size_t md_line_end(const char *src, size_t len, size_t i, bool has_cr,
  * code is skipped. */
 #define MD_INLINE_WORK_CAP 500000000ull
 
+/* Its table extension has a second one (fixed in gfm.7 too): at each line
+ * that reads as a table's delimiter row (only '|', '-', ':' and blanks,
+ * with a pipe and a dash) under a paragraph, it reads the paragraph's
+ * whole text as the header row, and when the cells do not match, the
+ * paragraph goes on: 4,000 such pairs in one paragraph (88 KB) took 7 s,
+ * 16 million bytes read so 0.8 s.
+ * Each such line is priced at the bytes of its run before it; the cap is
+ * about 0.4 s of that (a table under a long paragraph costs the paragraph
+ * once; a blank line before it, nothing). */
+#define MD_TABLE_WORK_CAP 8000000ull
+
+/* Whether line l (block quote markers and blanks skipped) reads as a
+ * table's delimiter row to cmark-gfm's table extension. */
+static bool md_delimiter_row(const char *l, size_t n) {
+  size_t i = 0;
+  while (i < n && (l[i] == ' ' || l[i] == '\t' || l[i] == '>'))
+    i++;
+  bool pipe = false, dash = false;
+  for (; i < n; i++) {
+    char c = l[i];
+    if (c == '|')
+      pipe = true;
+    else if (c == '-')
+      dash = true;
+    else if (c != ':' && c != ' ' && c != '\t' && c != '\v' && c != '\f')
+      return false;
+  }
+  return pipe && dash;
+}
+
 typedef struct md_price {
   uint64_t delims;    /* delimiters on cmark's stack, at most */
   uint64_t work;      /* steps of the walks so far in this run */
@@ -443,7 +473,8 @@ static bool md_check_inline_work(md *m, const char *src, size_t len) {
   memset(&P, 0, sizeof P);
   unsigned line = 0, run_line = 0;
   char fence = 0;
-  size_t fence_len = 0;
+  size_t fence_len = 0, run_start = 0;
+  uint64_t table_work = 0;
   for (size_t start = 0, next; start < len; start = next) {
     size_t end = md_line_end(src, len, start, has_cr, &next);
     const char *l = src + start;
@@ -462,10 +493,27 @@ static bool md_check_inline_work(md *m, const char *src, size_t len) {
       P.delims = P.work = 0;
       P.nopen = P.over = 0;
       run_line = 0;
+      table_work = 0;
       continue;
     }
-    if (!run_line)
+    if (!run_line) {
       run_line = line;
+      run_start = start;
+    }
+    if (md_delimiter_row(l, n)) {
+      table_work += start - run_start;
+      if (table_work > MD_TABLE_WORK_CAP) {
+        oc_report(m->opt->report, OC_ERROR, md_file(m),
+                  run_line + m->line_offset, 1,
+                  "this paragraph has too many lines like a table's "
+                  "delimiter row ('|---|') under lines that are not its "
+                  "header for the Markdown parser (cmark-gfm 0.29 reads the "
+                  "whole paragraph again at each: over %llu steps by line "
+                  "%u): put a blank line before each table",
+                  (unsigned long long)MD_TABLE_WORK_CAP, line + m->line_offset);
+        return false;
+      }
+    }
     md_price_line(&P, l, n);
     if (P.work > MD_INLINE_WORK_CAP) {
       oc_report(m->opt->report, OC_ERROR, md_file(m), run_line + m->line_offset,
