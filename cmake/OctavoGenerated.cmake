@@ -8,7 +8,7 @@ function(octavo_generated_fresh name file)
   add_test(NAME generated_fresh_${id}
            COMMAND ${CMAKE_COMMAND} -E compare_files ${file}
                    ${PROJECT_SOURCE_DIR}/generated/${name})
-  set_tests_properties(generated_fresh_${id} PROPERTIES LABELS generated)
+  set_tests_properties(generated_fresh_${id} PROPERTIES LABELS "generated;quick")
   set_property(GLOBAL APPEND PROPERTY OCTAVO_GENERATED_FILES ${file})
 endfunction()
 

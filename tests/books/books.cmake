@@ -1,7 +1,7 @@
 # End-to-end tests of `publish` for the HTML editions (tests/books/README.md):
 # the catalogue of broken books, the golden books, HTML validity and links,
 # the large synthetic book, and the command line.
-set(OCTAVO_MAKE_CORPUS ${PROJECT_SOURCE_DIR}/../shared/corpus/make-corpus
+set(OCTAVO_MAKE_CORPUS ${PROJECT_SOURCE_DIR}/scripts/make-corpus
     CACHE FILEPATH
     "make-corpus, the generator of synthetic books (books_corpus_large)")
 set(BOOKS_DIR ${CMAKE_CURRENT_SOURCE_DIR}/books)

@@ -7,7 +7,7 @@ usage: test_epub.py PUBLISH SOURCE_DIR [--make-corpus PATH] [--update]
 The books: the fixture books of tests/books/epub/ (`sampler`: every
 element, a cover image, an ISBN; `espanol`: Spanish, no cover image, two
 editions), the user guide (docs/guide, edition `ebook`) and, when
-make-corpus exists (default: SOURCE_DIR/../shared/corpus/make-corpus),
+make-corpus exists (default: SOURCE_DIR/scripts/make-corpus),
 `make-corpus --seed 1 small`. Each is published into a temporary copy,
 then:
 
@@ -753,7 +753,7 @@ def main(argv):
               file=sys.stderr)
         return 2
     if make_corpus is None:
-        make_corpus = os.path.join(source, "../shared/corpus/make-corpus")
+        make_corpus = os.path.join(source, "scripts/make-corpus")
     selected = books(source, make_corpus)
     if THEME:
         selected = [b for b in selected if b.name == "guide"]

@@ -241,10 +241,15 @@ def inside_and_swapped(tmp, prefix, mode, beneath):
         chapter = os.path.join(book, "Contents", "chapter1.md")
         with open(chapter, "a") as f:
             f.write("\nOne more sentence.\n")
-        end = time.monotonic() + 10
-        while os.path.islink(web) and time.monotonic() < end:
+        # the link goes when the publish ends; the page is served once the
+        # swap is done: waited for, as a loaded machine may take seconds
+        end = time.monotonic() + 20
+        while time.monotonic() < end:
+            if not os.path.islink(web):
+                status, body = get(s.port, "/book.html")
+                if status == 200 and "One more sentence." in body:
+                    break
             time.sleep(0.05)
-        time.sleep(0.3)
         status, body = get(s.port, "/book.html")
         if os.path.islink(web) or status != 200 or \
                 "One more sentence." not in body:
