@@ -88,8 +88,8 @@ file(GLOB OCTAVO_PUBLIC_HEADERS CONFIGURE_DEPENDS
      ${PROJECT_SOURCE_DIR}/runtime/template/*.h
      ${PROJECT_SOURCE_DIR}/runtime/typeset/*.h
      ${PROJECT_SOURCE_DIR}/runtime/book/*.h)
-list(APPEND OCTAVO_PUBLIC_HEADERS ${PROJECT_SOURCE_DIR}/compiler/tpl_ast.h
-     ${PROJECT_SOURCE_DIR}/compiler/tpl_front.h)
+list(APPEND OCTAVO_PUBLIC_HEADERS ${PROJECT_SOURCE_DIR}/runtime/front/tpl_ast.h
+     ${PROJECT_SOURCE_DIR}/runtime/front/tpl_front.h)
 install(FILES ${OCTAVO_PUBLIC_HEADERS}
         DESTINATION ${OCTAVO_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_BINARY_DIR}/generated/
