@@ -96,12 +96,13 @@ function(_octavo_targets dir var)
   set(${var} "${out}" PARENT_SCOPE)
 endfunction()
 
-# octavo_check_layers(): called once every target exists (the top-level
-# CMakeLists.txt). Each layered target's links are followed to the end,
+# octavo_check_layers(): called once every target exists, from the
+# top-level CMakeLists.txt: the targets of that folder and those below it
+# are checked. Each layered target's links are followed to the end,
 # breadth first, so a problem is named with the shortest way to it.
 function(octavo_check_layers)
   set(problems "")
-  _octavo_targets(${CMAKE_SOURCE_DIR} all)
+  _octavo_targets(${CMAKE_CURRENT_SOURCE_DIR} all)
   set(unlayered "")
   foreach(t ${all})
     get_target_property(type ${t} TYPE)
