@@ -20,8 +20,9 @@ if ! cmake --install "$build" --prefix "$tmp/prefix" \
 fi
 inc=$tmp/prefix/include/octavo
 (cd "$inc" && ls) | LC_ALL=C sort >"$tmp/installed"
-sed -n '/<!-- public-headers:begin -->/,/<!-- public-headers:end -->/s/^- `\([^`]*\.h\)`.*/\1/p' \
-  "$design" | LC_ALL=C sort >"$tmp/listed"
+block='/<!-- public-headers:begin -->/,/<!-- public-headers:end -->/'
+sed -n "$block"'s/^- `\([^`]*\.h\)`.*/\1/p' "$design" | LC_ALL=C sort \
+  >"$tmp/listed"
 if ! cmp -s "$tmp/installed" "$tmp/listed"; then
   fail "include/octavo/ (<) is not the list in docs/design.md (>):"
   diff "$tmp/installed" "$tmp/listed"
