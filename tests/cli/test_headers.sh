@@ -21,6 +21,8 @@ fi
 inc=$tmp/prefix/include/octavo
 (cd "$inc" && ls) | LC_ALL=C sort >"$tmp/installed"
 block='/<!-- public-headers:begin -->/,/<!-- public-headers:end -->/'
+# (the backquotes are Markdown's, not the shell's)
+# shellcheck disable=SC2016
 sed -n "$block"'s/^- `\([^`]*\.h\)`.*/\1/p' "$design" | LC_ALL=C sort \
   >"$tmp/listed"
 if ! cmp -s "$tmp/installed" "$tmp/listed"; then
