@@ -123,7 +123,7 @@ function(octavo_check_layers)
     if(layer IN_LIST OCTAVO_LAYER_FORBIDDEN_IN)
       set(forbid_here TRUE)
     endif()
-    # The queue: items and, in step, the way to each ("" when direct; the
+    # The queue: items and, in step, the way to each ("-" when direct; the
     # targets in between otherwise, joined by " -> ").
     _octavo_links(${t} queue)
     set(ways "")
@@ -131,7 +131,9 @@ function(octavo_check_layers)
       list(APPEND ways "-")
     endforeach()
     set(seen ${t})
-    while(queue)
+    # (not while(queue): a list whose text is a false constant, such as
+    # one item ending in -NOTFOUND, would end it early)
+    while(NOT queue STREQUAL "")
       list(POP_FRONT queue l)
       list(POP_FRONT ways way)
       if(l IN_LIST seen)
