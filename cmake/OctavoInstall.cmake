@@ -6,7 +6,7 @@
 #   LIBDIR/liboctavo_*.a          every library a publish binary links, the
 #                                 bundled themes' included (not the sample
 #                                 theme, a test theme), in link order
-#   include/octavo/*.h            their headers, one flat folder
+#   include/octavo/*.h            the public headers, one flat folder
 #   LIBDIR/pkgconfig/octavo.pc    relocatable (prefix from ${pcfiledir})
 #   LIBDIR/cmake/Octavo/          OctavoConfig.cmake, its version file and
 #                                 the imported targets Octavo::<target>
@@ -77,24 +77,23 @@ install(TARGETS publish themec ${OCTAVO_INSTALL_LIBRARIES}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${OCTAVO_INSTALL_INCLUDEDIR})
 
-# ---- headers: one flat folder -------------------------------------------
+# ---- headers: the public face, one flat folder --------------------------
 
-# Every header of the run time's four rooms, the front end's two that
-# tpl_interp.h and the interpreter's users need (the AST and its entry
-# points; octavo_tplfront is linked by the interpreter), and the themes'
-# generated headers (the sample theme's left out).
-file(GLOB OCTAVO_PUBLIC_HEADERS CONFIGURE_DEPENDS
-     ${PROJECT_SOURCE_DIR}/runtime/base/*.h
-     ${PROJECT_SOURCE_DIR}/runtime/template/*.h
-     ${PROJECT_SOURCE_DIR}/runtime/typeset/*.h
-     ${PROJECT_SOURCE_DIR}/runtime/book/*.h)
-list(APPEND OCTAVO_PUBLIC_HEADERS ${PROJECT_SOURCE_DIR}/compiler/tpl_ast.h
-     ${PROJECT_SOURCE_DIR}/compiler/tpl_front.h)
+# What a themed publisher or a program linking Octavo needs, and no more
+# (docs/design.md, "The public headers", one line each): publish's entry
+# point, the template run time compiled themes call, the interpreter's
+# loader. Every other header stays in the source tree. A public header
+# includes public ones only; install_headers (tests/cli/test_headers.sh)
+# checks the folder against design.md's list and compiles each alone.
+set(OCTAVO_PUBLIC_HEADERS
+    runtime/book/octavo_publish.h
+    runtime/template/tpl_rt.h
+    runtime/template/tpl_value.h
+    runtime/base/oc_arena.h
+    runtime/template/tpl_loader.h)
+list(TRANSFORM OCTAVO_PUBLIC_HEADERS PREPEND ${PROJECT_SOURCE_DIR}/)
 install(FILES ${OCTAVO_PUBLIC_HEADERS}
-        DESTINATION ${OCTAVO_INSTALL_INCLUDEDIR})
-install(DIRECTORY ${PROJECT_BINARY_DIR}/generated/
-        DESTINATION ${OCTAVO_INSTALL_INCLUDEDIR}
-        FILES_MATCHING PATTERN "*.h" PATTERN "sample.h" EXCLUDE)
+        DESTINATION ${OCTAVO_INSTALL_INCLUDEDIR} COMPONENT octavo_headers)
 
 # ---- octavo.pc ----------------------------------------------------------
 

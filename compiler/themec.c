@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "oc_alloc.h"
+#include "oc_file.h"
 #include "themec.h"
 #include "themec_set.h"
 #include "tpl_cgen.h"

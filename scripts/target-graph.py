@@ -21,7 +21,8 @@ PROGRAMS = {"publish", "themec"}
 ROOMS = [
     ("base", ["octavo_base"]),
     ("template", ["octavo_tplrt", "octavo_tplinterp"]),
-    ("compiler", ["octavo_tplfront", "octavo_tplcgen", "octavo_themec"]),
+    ("front", ["octavo_tplfront"]),
+    ("compiler", ["octavo_tplcgen", "octavo_themec"]),
     ("themes", None),  # octavo_theme_*
     ("typeset", ["octavo_css", "octavo_typeset", "octavo_tsfont",
                  "octavo_tspdf", "octavo_pdfengine"]),

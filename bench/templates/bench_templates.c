@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "sample.h"
-#include "tpl_interp.h"
+#include "tpl_loader.h"
 #include "tpl_rt.h"
 
 static double now_ms(void) {

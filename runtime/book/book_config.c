@@ -17,7 +17,6 @@
 #include "oc_file.h"
 #include "oc_path.h"
 #include "oc_sb.h"
-#include "tpl_interp.h"
 #include "tpl_yaml.h"
 
 #ifndef OCTAVO_VERSION

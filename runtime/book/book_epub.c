@@ -14,8 +14,8 @@
 #include <strings.h>
 #include <zip.h>
 
+#include "oc_file.h"
 #include "oc_path.h"
-#include "tpl_interp.h"
 #include "ts_font.h"
 
 /* ---- the files of the package, in memory until zipped --------------- */

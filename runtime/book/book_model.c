@@ -17,7 +17,7 @@
 #include "ts_image.h"
 #include "oc_alloc.h"
 #include "oc_file.h"
-#include "tpl_interp.h"
+#include "tpl_loader.h"
 
 #ifndef OCTAVO_VERSION
 #define OCTAVO_VERSION "0.1.0"

@@ -19,8 +19,8 @@
 #include <unistd.h>
 
 #include "css.h"
+#include "oc_file.h"
 #include "pdf_cover.h"
-#include "tpl_interp.h"
 #include "ts_engine.h"
 #include "ts_image.h"
 

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "oc_file.h"
 #include "oc_path.h"
-#include "tpl_interp.h"
 
 tpl_value bk_vars1(bk_edition *e, const char *k, tpl_value v) {
   tpl_map *m = tpl_map_new(e->a, 4);

@@ -8,7 +8,7 @@
 
 #include "oc_alloc.h"
 #include "oc_file.h"
-#include "tpl_interp.h"
+#include "tpl_loader.h"
 #include "tpl_yaml.h"
 
 typedef struct dp {

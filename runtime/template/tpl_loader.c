@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "oc_alloc.h"
+#include "oc_file.h"
 #include "tpl_interp.h"
 
 typedef enum ld_state {

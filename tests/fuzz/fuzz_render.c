@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "tpl_case.h"
-#include "tpl_interp.h"
+#include "tpl_loader.h"
 
 /* "--NAME--" alone on its line, NAME of capitals, digits, '-', or
  * TEMPLATE(name) with a name of letters, digits and ._-/ */

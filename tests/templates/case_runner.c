@@ -11,7 +11,7 @@
 #include "compiled_cases.h"
 #include "oc_alloc.h"
 #include "tpl_case.h"
-#include "tpl_interp.h"
+#include "tpl_loader.h"
 #include "tpl_rt.h"
 
 typedef struct case_list {

@@ -8,7 +8,8 @@
 #include <string.h>
 
 #include "oc_alloc.h"
-#include "tpl_interp.h"
+#include "oc_file.h"
+#include "tpl_loader.h"
 
 /* A header is a whole line "--NAME--" or "--TEMPLATE(name)--". */
 static bool header_at(const char *line, const char *end, const char **name,

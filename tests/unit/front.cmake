@@ -1,6 +1,6 @@
-# The template front end and C back end (compiler/): the lexer, parser and
-# checker (test_parser.c), the C back end on hand-built ASTs
-# (test_cgen.c), and the themec command.
+# The template front end (runtime/front) and C back end (compiler/): the
+# lexer, parser and checker (test_parser.c), the C back end on hand-built
+# ASTs (test_cgen.c), and the themec command.
 
 add_executable(test_parser ${CMAKE_CURRENT_LIST_DIR}/test_parser.c)
 target_link_libraries(test_parser PRIVATE octavo_tplfront)

@@ -8,7 +8,7 @@ target_link_libraries(test_values PRIVATE octavo_tplrt)
 octavo_test(unit_values template COMMAND test_values)
 
 add_executable(test_engine ${CMAKE_CURRENT_LIST_DIR}/test_engine.c)
-target_link_libraries(test_engine PRIVATE octavo_tplinterp)
+target_link_libraries(test_engine PRIVATE octavo_tplinterp octavo_tplfront)
 octavo_test(unit_engine template COMMAND test_engine)
 
 # ---- the template case suite ------------------------------------------

@@ -1,0 +1,1 @@
+/* A source for the layer test's libraries, never compiled. */
