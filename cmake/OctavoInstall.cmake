@@ -79,7 +79,8 @@ install(TARGETS publish themec ${OCTAVO_INSTALL_LIBRARIES}
 
 # ---- headers: one flat folder -------------------------------------------
 
-# Every header of the run time's four rooms, the front end's two that
+# Every header of the run time's four rooms and of its leaf libraries, the
+# front end's two that
 # tpl_interp.h and the interpreter's users need (the AST and its entry
 # points; octavo_tplfront is linked by the interpreter), and the themes'
 # generated headers (the sample theme's left out).
@@ -87,7 +88,8 @@ file(GLOB OCTAVO_PUBLIC_HEADERS CONFIGURE_DEPENDS
      ${PROJECT_SOURCE_DIR}/runtime/base/*.h
      ${PROJECT_SOURCE_DIR}/runtime/template/*.h
      ${PROJECT_SOURCE_DIR}/runtime/typeset/*.h
-     ${PROJECT_SOURCE_DIR}/runtime/book/*.h)
+     ${PROJECT_SOURCE_DIR}/runtime/book/*.h
+     ${PROJECT_SOURCE_DIR}/runtime/linebreak/*.h)
 list(APPEND OCTAVO_PUBLIC_HEADERS ${PROJECT_SOURCE_DIR}/compiler/tpl_ast.h
      ${PROJECT_SOURCE_DIR}/compiler/tpl_front.h)
 install(FILES ${OCTAVO_PUBLIC_HEADERS}

@@ -19,10 +19,10 @@ octavo_test(unit_highlight_geshi book
   COMMAND test_highlight --geshi /usr/share/php-geshi/geshi)
 
 # Line breaking in Chinese and Japanese (test_cjk.c): ICU's opportunities
-# as publish asks for them (book_linebreak.c) and the engine's rules that
+# as publish asks for them (octavo_linebreak) and the engine's rules that
 # complete them (ts_cjk.c in octavo_typeset).
 add_executable(test_cjk ${CMAKE_CURRENT_LIST_DIR}/test_cjk.c)
-target_link_libraries(test_cjk PRIVATE octavo_book octavo_typeset)
+target_link_libraries(test_cjk PRIVATE octavo_linebreak octavo_typeset)
 octavo_test(unit_cjk book COMMAND test_cjk)
 octavo_valgrind_test(unit_cjk_valgrind book COMMAND test_cjk)
 
