@@ -15,11 +15,11 @@
 #include <unistd.h>
 
 #include "book_guard.h"
-#include "book_highlight.h"
 #include "book_sandbox.h"
 #include "book_serve.h"
 #include "book_watch.h"
 #include "book_writers.h"
+#include "hl_highlight.h"
 #include "oc_alloc.h"
 #include "oc_sb.h"
 #include "oc_shell.h"
@@ -602,10 +602,10 @@ static int cmd_publish(const char *dir, char **editions, int neditions,
   } else {
     /* one highlighter: each grammar is read once for all the editions */
     bk_options with_hl = *opt;
-    with_hl.hl = bk_hl_new(NULL, NULL);
+    with_hl.hl = hl_new(NULL, NULL);
     rc = publish_book(book_dir, editions, neditions, &with_hl, &rep, &st,
                       list);
-    bk_hl_free(with_hl.hl);
+    hl_free(with_hl.hl);
   }
   bk_guard_uninstall();
   oc_shell_stop();
@@ -830,7 +830,7 @@ static int cmd_loop(const char *dir, char **editions, int neditions,
   mallopt(M_TRIM_THRESHOLD, 512 << 20);
   opt.md_cache = bk_md_cache_new();
   opt.out_memo = bk_out_memo_new();
-  opt.hl = bk_hl_new(NULL, NULL);
+  opt.hl = hl_new(NULL, NULL);
   int last = 1;
   if (!args.serve || edition)
     last = publish_again(book_dir, editions, neditions, &opt, &st, NULL, NULL,
@@ -936,7 +936,7 @@ out:
   bk_watch_free(watch);
   bk_md_cache_free(opt.md_cache);
   bk_out_memo_free(opt.out_memo);
-  bk_hl_free(opt.hl);
+  hl_free(opt.hl);
   bk_guard_uninstall();
   oc_shell_stop();
   free((char *)edition);

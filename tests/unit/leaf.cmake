@@ -7,3 +7,14 @@ add_executable(test_lb ${CMAKE_CURRENT_LIST_DIR}/test_lb.c)
 target_link_libraries(test_lb PRIVATE octavo_linebreak)
 octavo_test(unit_lb leaf COMMAND test_lb)
 octavo_valgrind_test(unit_lb_valgrind leaf COMMAND test_lb)
+
+# octavo_highlight (test_highlight.c): names, classes, nested grammars,
+# states, caps, on the grammars of Debian's highlight-common; and the names
+# Easybook's books give code (GeSHi's language files) against its table.
+add_executable(test_highlight ${CMAKE_CURRENT_LIST_DIR}/test_highlight.c)
+target_link_libraries(test_highlight PRIVATE octavo_highlight)
+octavo_test(unit_highlight leaf COMMAND test_highlight)
+octavo_valgrind_test(unit_highlight_valgrind leaf COMMAND test_highlight)
+octavo_test(unit_highlight_geshi leaf
+  REQUIRES /usr/share/php-geshi/geshi=php-geshi
+  COMMAND test_highlight --geshi /usr/share/php-geshi/geshi)
