@@ -18,3 +18,10 @@ octavo_valgrind_test(unit_highlight_valgrind leaf COMMAND test_highlight)
 octavo_test(unit_highlight_geshi leaf
   REQUIRES /usr/share/php-geshi/geshi=php-geshi
   COMMAND test_highlight --geshi /usr/share/php-geshi/geshi)
+
+# octavo_search (test_si.c): the index fed text as the book feeds it. The
+# book's side, pages read as HTML, is test_search.c (book.cmake).
+add_executable(test_si ${CMAKE_CURRENT_LIST_DIR}/test_si.c)
+target_link_libraries(test_si PRIVATE octavo_search)
+octavo_test(unit_si leaf COMMAND test_si)
+octavo_valgrind_test(unit_si_valgrind leaf COMMAND test_si)
