@@ -91,7 +91,8 @@ file(GLOB OCTAVO_PUBLIC_HEADERS CONFIGURE_DEPENDS
      ${PROJECT_SOURCE_DIR}/runtime/book/*.h
      ${PROJECT_SOURCE_DIR}/runtime/highlight/*.h
      ${PROJECT_SOURCE_DIR}/runtime/linebreak/*.h
-     ${PROJECT_SOURCE_DIR}/runtime/search/*.h)
+     ${PROJECT_SOURCE_DIR}/runtime/search/*.h
+     ${PROJECT_SOURCE_DIR}/runtime/serve/*.h)
 list(APPEND OCTAVO_PUBLIC_HEADERS ${PROJECT_SOURCE_DIR}/compiler/tpl_ast.h
      ${PROJECT_SOURCE_DIR}/compiler/tpl_front.h)
 install(FILES ${OCTAVO_PUBLIC_HEADERS}
