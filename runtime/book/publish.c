@@ -423,6 +423,84 @@ char *pub_book_folder(const char *arg) {
   return real;
 }
 
+/* "publish: N errors, N warnings" and then more. */
+static void say_totals(const report_state *st, const char *more) {
+  fprintf(stderr, "publish: %u error%s, %u warning%s%s\n", st->errors,
+          st->errors == 1 ? "" : "s", st->warnings,
+          st->warnings == 1 ? "" : "s", more);
+}
+
+/* Whether edition name's format is one publish publishes, said when it
+ * is not; mobi is, as an EPUB, with a note. */
+static bool format_published(const bk_config *cfg, oc_reporter *rep,
+                             const char *name, const char *format) {
+  if (!format_supported(format)) {
+    bk_pos pos = format_pos(cfg, name);
+    oc_report(rep, OC_ERROR, pos.file, pos.line, pos.col,
+              "edition '%s': the %s format is not available in this "
+              "version of Octavo yet (html, html_chunked, epub and pdf are)",
+              name, format);
+    return false;
+  }
+  if (!strcmp(format, "mobi")) {
+    bk_pos pos = format_pos(cfg, name);
+    oc_report(rep, OC_NOTE, pos.file, pos.line, pos.col,
+              "edition '%s': mobi needed Amazon's KindleGen, which is "
+              "discontinued; Kindle takes EPUB now, so Octavo publishes "
+              "book.epub",
+              name);
+  }
+  return true;
+}
+
+/* Sets the printed pages pp of edition source, which names[0] takes
+ * from it (names[1..n) are the editions still to publish, done[] which of
+ * them are): source is published now when it is among them, else set and
+ * its output thrown away. 0, or -1 after saying why. */
+static int set_pages(bk_config *cfg, const char *book_dir,
+                     const bk_options *opt, oc_reporter *rep, report_state *st,
+                     bk_print_pages *pp, const char **names, size_t n,
+                     bool *done, const char *source) {
+  edition_pages src = {pp, NULL, true};
+  for (size_t k = 1; k < n && src.only; k++)
+    if (!strcmp(names[k], source) && !done[k]) {
+      src.only = false;
+      done[k] = true;
+    }
+  if (publish_edition(cfg, book_dir, source, opt, rep, st, src) == 0)
+    return 0;
+  if (opt->verbosity >= 0)
+    fprintf(stderr,
+            "publish: edition '%s' was not published: its "
+            "page_source '%s' could not be set\n",
+            names[0], source);
+  return -1;
+}
+
+/* Whether an edition named on the command line is not one publish can
+ * publish (said through the reporter, which escapes what a terminal
+ * would act on). */
+static bool named_unknown(bk_config *cfg, oc_arena *a, oc_reporter *rep,
+                          char **editions, int neditions) {
+  for (int i = 0; i < neditions; i++) {
+    tpl_value ed = bk_config_edition(cfg, editions[i]);
+    if (ed.type != TPL_MAP) {
+      oc_report(rep, OC_ERROR, NULL, 0, 0,
+                "the book has no edition '%s' (publish --list shows them)",
+                editions[i]);
+      return true;
+    }
+    if (!bk_get_str(a, ed, "format", "")[0]) {
+      oc_report(rep, OC_ERROR, NULL, 0, 0,
+                "edition '%s' has no format; it can only be extended by "
+                "other editions",
+                editions[i]);
+      return true;
+    }
+  }
+  return false;
+}
+
 /* Reads config.yml and publishes the editions named (all with a format
  * when none is), or lists them; the exit status. Run in the book's
  * folder, confined. */
@@ -436,9 +514,7 @@ int pub_publish_book(const char *book_dir, char **editions, int neditions,
     /* A --configuration that does not parse is a bad command line. */
     rc = st->usage_errors ? 2 : 1;
     if (opt->verbosity >= 0)
-      fprintf(stderr, "publish: %u error%s, %u warning%s; nothing published\n",
-              st->errors, st->errors == 1 ? "" : "s", st->warnings,
-              st->warnings == 1 ? "" : "s");
+      say_totals(st, "; nothing published");
     goto out;
   }
   size_t n = bk_config_nedition(cfg);
@@ -467,24 +543,9 @@ int pub_publish_book(const char *book_dir, char **editions, int neditions,
     goto out;
   }
   /* Which editions: the ones named, else all with a format. */
-  for (int i = 0; i < neditions; i++) {
-    tpl_value ed = bk_config_edition(cfg, editions[i]);
-    if (ed.type != TPL_MAP) {
-      /* Through the reporter, which escapes what a terminal would act on. */
-      oc_report(rep, OC_ERROR, NULL, 0, 0,
-                "the book has no edition '%s' (publish --list shows them)",
-                editions[i]);
-      rc = 1;
-      goto out;
-    }
-    if (!bk_get_str(a, ed, "format", "")[0]) {
-      oc_report(rep, OC_ERROR, NULL, 0, 0,
-                "edition '%s' has no format; it can only be extended by "
-                "other editions",
-                editions[i]);
-      rc = 1;
-      goto out;
-    }
+  if (named_unknown(cfg, a, rep, editions, neditions)) {
+    rc = 1;
+    goto out;
   }
   size_t todo = neditions ? (size_t)neditions : n;
   const char **names = oc_arena_alloc(a, (todo ? todo : 1) * sizeof *names);
@@ -512,22 +573,9 @@ int pub_publish_book(const char *book_dir, char **editions, int neditions,
     if (!format[0] || done[i])
       continue;
     done[i] = true;
-    if (!format_supported(format)) {
-      bk_pos pos = format_pos(cfg, name);
-      oc_report(rep, OC_ERROR, pos.file, pos.line, pos.col,
-                "edition '%s': the %s format is not available in this "
-                "version of Octavo yet (html, html_chunked, epub and pdf are)",
-                name, format);
+    if (!format_published(cfg, rep, name, format)) {
       rc = 1;
       continue;
-    }
-    if (!strcmp(format, "mobi")) {
-      bk_pos pos = format_pos(cfg, name);
-      oc_report(rep, OC_NOTE, pos.file, pos.line, pos.col,
-                "edition '%s': mobi needed Amazon's KindleGen, which is "
-                "discontinued; Kindle takes EPUB now, so Octavo publishes "
-                "book.epub",
-                name);
     }
     edition_pages pages = {0};
     tpl_value v;
@@ -536,24 +584,11 @@ int pub_publish_book(const char *book_dir, char **editions, int neditions,
     const char *source = bk_get_str(a, ed, "page_source", "");
     if (source[0] && tpl_map_get_str(pages_of, source, strlen(source), &v)) {
       bk_print_pages *pp = pages_list[v.u.i];
-      if (!bk_print_pages_count(pp)) {
-        /* not set yet: published now when the run publishes it later,
-           else set and thrown away */
-        edition_pages src = {pp, NULL, true};
-        for (size_t k = i + 1; k < todo && src.only; k++)
-          if (!strcmp(names[k], source) && !done[k]) {
-            src.only = false;
-            done[k] = true;
-          }
-        if (publish_edition(cfg, book_dir, source, opt, rep, st, src) != 0) {
-          rc = 1;
-          if (opt->verbosity >= 0)
-            fprintf(stderr,
-                    "publish: edition '%s' was not published: its "
-                    "page_source '%s' could not be set\n",
-                    name, source);
-          continue;
-        }
+      if (!bk_print_pages_count(pp) &&
+          set_pages(cfg, book_dir, opt, rep, st, pp, names + i, todo - i,
+                    done + i, source) != 0) {
+        rc = 1;
+        continue;
       }
       pages.in = pp;
     }
@@ -561,9 +596,7 @@ int pub_publish_book(const char *book_dir, char **editions, int neditions,
       rc = 1;
   }
   if (opt->verbosity >= 0 && (st->warnings || st->errors))
-    fprintf(stderr, "publish: %u error%s, %u warning%s\n", st->errors,
-            st->errors == 1 ? "" : "s", st->warnings,
-            st->warnings == 1 ? "" : "s");
+    say_totals(st, "");
 out:
   oc_arena_free(a);
   return rc;
@@ -604,54 +637,53 @@ static int cmd_publish(const char *dir, char **editions, int neditions,
 
 /* ---- main ----------------------------------------------------------- */
 
-int octavo_publish_main(int argc, char **argv, const tpl_theme *themes,
-                        size_t nthemes, const char *default_theme) {
-  bk_themes_set(themes, nthemes, default_theme);
-  bk_options opt = {0};
-  bool list = false, list_themes = false, watch = false;
-  loop_args loop = {false, false, 8000};
-  bool port_given = false;
-  char *theme_dir = NULL;
-  const char *dir_opt = NULL;
-  char **pos = oc_calloc((size_t)argc + 1, sizeof *pos);
-  int npos = 0;
-  int rc = 2;
+/* What the command line asks. */
+typedef struct cli {
+  bk_options opt;
+  bool list, list_themes, watch, port_given;
+  loop_args loop;
+  const char *dir_opt;
+  char **pos; /* the arguments that are not options */
+  int npos;
+} cli;
+
+/* Reads the options into c: -1, or the exit status when the command is
+ * done (--help, --version) or wrong. */
+static int parse_args(cli *c, int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       fputs(usage_text, stdout);
       fputs("\n", stdout);
       fputs(help_text, stdout);
-      rc = 0;
-      goto out;
+      return 0;
     } else if (!strcmp(a, "--version") || !strcmp(a, "-V")) {
       printf("publish (Octavo) %s\n", OCTAVO_VERSION);
-      rc = 0;
-      goto out;
+      return 0;
     } else if (!strcmp(a, "--configuration") && i + 1 < argc) {
-      opt.json = argv[++i];
+      c->opt.json = argv[++i];
     } else if (!strncmp(a, "--configuration=", 16)) {
-      opt.json = a + 16;
+      c->opt.json = a + 16;
     } else if (!strcmp(a, "--dir") && i + 1 < argc) {
-      dir_opt = argv[++i];
+      c->dir_opt = argv[++i];
     } else if (!strcmp(a, "--strict")) {
-      opt.strict = true;
+      c->opt.strict = true;
     } else if (!strcmp(a, "--no-scripts")) {
-      opt.no_scripts = true;
+      c->opt.no_scripts = true;
     } else if (!strcmp(a, "--no-sandbox")) {
-      opt.no_sandbox = true;
+      c->opt.no_sandbox = true;
     } else if (!strcmp(a, "--xhtml")) {
-      opt.xhtml = true;
+      c->opt.xhtml = true;
     } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-      opt.verbosity = -1;
+      c->opt.verbosity = -1;
     } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
-      opt.verbosity = 1;
+      c->opt.verbosity = 1;
     } else if (!strcmp(a, "--list")) {
-      list = true;
+      c->list = true;
     } else if (!strcmp(a, "--watch")) {
-      watch = true;
+      c->watch = true;
     } else if (!strcmp(a, "--open")) {
-      loop.open = true;
+      c->loop.open = true;
     } else if ((!strcmp(a, "--port") && i + 1 < argc) ||
                !strncmp(a, "--port=", 7)) {
       const char *v = a[6] == '=' ? a + 7 : argv[++i];
@@ -660,32 +692,80 @@ int octavo_publish_main(int argc, char **argv, const tpl_theme *themes,
       unsigned long p = strtoul(v, &end, 10);
       if (!*v || *end || errno || p > 65535 || v[0] == '-') {
         fprintf(stderr, "publish: --port %s: not a port (0 to 65535)\n", v);
-        rc = usage(NULL);
-        goto out;
+        return usage(NULL);
       }
-      loop.port = (unsigned)p;
-      port_given = true;
+      c->loop.port = (unsigned)p;
+      c->port_given = true;
     } else if (!strcmp(a, "--themes")) {
-      list_themes = true;
+      c->list_themes = true;
     } else if (!strcmp(a, "--theme") && i + 1 < argc) {
-      opt.theme_dir = argv[++i];
+      c->opt.theme_dir = argv[++i];
     } else if (!strncmp(a, "--theme=", 8)) {
-      opt.theme_dir = a + 8;
+      c->opt.theme_dir = a + 8;
     } else if (!strcmp(a, "--configuration") || !strcmp(a, "--dir") ||
                !strcmp(a, "--theme") || !strcmp(a, "--port")) {
       fprintf(stderr, "publish: option '%s' needs a value\n", a);
-      rc = usage(NULL);
-      goto out;
+      return usage(NULL);
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "publish: unknown option '%s'\n", a);
-      rc = usage(NULL);
-      goto out;
+      return usage(NULL);
     } else {
-      pos[npos++] = argv[i];
+      c->pos[c->npos++] = argv[i];
     }
   }
-  if (list_themes) {
-    if (npos || list || opt.theme_dir) {
+  return -1;
+}
+
+/* Runs the command c asks for, once its options are read: its exit
+ * status. */
+static int run(cli *c) {
+  if (c->npos >= 1 && !strcmp(c->pos[0], "new") && !c->list) {
+    if (c->npos != 2)
+      return usage("new takes one TITLE (quote it)");
+    return c->pos[1][0] ? pub_cmd_new(c->pos[1], c->dir_opt ? c->dir_opt : ".")
+                        : usage("the book needs a title");
+  }
+  if (c->npos >= 1 && !strcmp(c->pos[0], "customize") && !c->list) {
+    if (c->npos != 3)
+      return usage("customize takes BOOK_DIR and EDITION");
+    return pub_cmd_customize(c->pos[1], c->pos[2]);
+  }
+  if (c->dir_opt)
+    return usage("--dir goes with `publish new`");
+  bool serve =
+      c->npos >= 1 && !strcmp(c->pos[0], "serve") && !c->list && !c->watch;
+  if ((c->loop.open || c->port_given) && !serve)
+    return usage("--port and --open go with `publish serve`");
+  if (serve) {
+    if (c->npos < 2 || c->npos > 3)
+      return usage("serve takes BOOK_DIR and at most one EDITION");
+    c->loop.serve = true;
+    return pub_cmd_loop(c->pos[1], c->pos + 2, c->npos - 2, &c->opt, c->loop);
+  }
+  if (c->watch) {
+    if (c->npos < 1 || c->list)
+      return usage(c->list ? "--watch and --list do not go together" : NULL);
+    return pub_cmd_loop(c->pos[0], c->pos + 1, c->npos - 1, &c->opt, c->loop);
+  }
+  if (c->npos < 1)
+    return usage(NULL);
+  if (c->list && c->npos != 1)
+    return usage("--list takes only BOOK_DIR");
+  return cmd_publish(c->pos[0], c->pos + 1, c->npos - 1, &c->opt, c->list);
+}
+
+int octavo_publish_main(int argc, char **argv, const tpl_theme *themes,
+                        size_t nthemes, const char *default_theme) {
+  bk_themes_set(themes, nthemes, default_theme);
+  cli c = {.loop = {false, false, 8000}};
+  c.pos = oc_calloc((size_t)argc + 1, sizeof *c.pos);
+  char *theme_dir = NULL;
+  int rc = parse_args(&c, argc, argv);
+  if (rc >= 0)
+    goto out;
+  rc = 2;
+  if (c.list_themes) {
+    if (c.npos || c.list || c.opt.theme_dir) {
       rc = usage("--themes takes nothing else");
       goto out;
     }
@@ -693,74 +773,23 @@ int octavo_publish_main(int argc, char **argv, const tpl_theme *themes,
     rc = 0;
     goto out;
   }
-  if (opt.theme_dir) {
+  if (c.opt.theme_dir) {
     /* Canonical, as the sandbox and the loader want it; messages name
      * the files under it. */
-    theme_dir = realpath(opt.theme_dir, NULL);
+    theme_dir = realpath(c.opt.theme_dir, NULL);
     struct stat st;
     if (!theme_dir || stat(theme_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-      fprintf(stderr, "publish: error: --theme %s: %s\n", opt.theme_dir,
+      fprintf(stderr, "publish: error: --theme %s: %s\n", c.opt.theme_dir,
               theme_dir ? "not a folder" : strerror(errno));
       rc = 1;
       goto out;
     }
-    opt.theme_shown = opt.theme_dir;
-    opt.theme_dir = theme_dir;
+    c.opt.theme_shown = c.opt.theme_dir;
+    c.opt.theme_dir = theme_dir;
   }
-  if (npos >= 1 && !strcmp(pos[0], "new") && !list) {
-    if (npos != 2) {
-      rc = usage("new takes one TITLE (quote it)");
-      goto out;
-    }
-    rc = pos[1][0] ? pub_cmd_new(pos[1], dir_opt ? dir_opt : ".")
-                   : usage("the book needs a title");
-    goto out;
-  }
-  if (npos >= 1 && !strcmp(pos[0], "customize") && !list) {
-    if (npos != 3) {
-      rc = usage("customize takes BOOK_DIR and EDITION");
-      goto out;
-    }
-    rc = pub_cmd_customize(pos[1], pos[2]);
-    goto out;
-  }
-  if (dir_opt) {
-    rc = usage("--dir goes with `publish new`");
-    goto out;
-  }
-  bool serve = npos >= 1 && !strcmp(pos[0], "serve") && !list && !watch;
-  if ((loop.open || port_given) && !serve) {
-    rc = usage("--port and --open go with `publish serve`");
-    goto out;
-  }
-  if (serve) {
-    if (npos < 2 || npos > 3) {
-      rc = usage("serve takes BOOK_DIR and at most one EDITION");
-      goto out;
-    }
-    loop.serve = true;
-    rc = pub_cmd_loop(pos[1], pos + 2, npos - 2, &opt, loop);
-    goto out;
-  }
-  if (watch) {
-    if (npos < 1 || list) {
-      rc = usage(list ? "--watch and --list do not go together" : NULL);
-      goto out;
-    }
-    rc = pub_cmd_loop(pos[0], pos + 1, npos - 1, &opt, loop);
-    goto out;
-  }
-  if (npos < 1) {
-    rc = usage(NULL);
-    goto out;
-  }
-  if (list && npos != 1) {
-    rc = usage("--list takes only BOOK_DIR");
-    goto out;
-  }
-  rc = cmd_publish(pos[0], pos + 1, npos - 1, &opt, list);
+  rc = run(&c);
 out:
   free(theme_dir);
-  free(pos);
+  free(c.pos);
   return rc;
 }
