@@ -25,3 +25,10 @@ add_executable(test_si ${CMAKE_CURRENT_LIST_DIR}/test_si.c)
 target_link_libraries(test_si PRIVATE octavo_search)
 octavo_test(unit_si leaf COMMAND test_si)
 octavo_valgrind_test(unit_si_valgrind leaf COMMAND test_si)
+
+# octavo_serve (test_sv.c): the server over a socket on a folder it makes,
+# the lock handed over, what it refuses; the watch.
+add_executable(test_sv ${CMAKE_CURRENT_LIST_DIR}/test_sv.c)
+target_link_libraries(test_sv PRIVATE octavo_serve)
+octavo_test(unit_sv leaf COMMAND test_sv)
+octavo_valgrind_test(unit_sv_valgrind leaf COMMAND test_sv)
