@@ -80,10 +80,9 @@ install(TARGETS publish themec ${OCTAVO_INSTALL_LIBRARIES}
 # ---- headers: one flat folder -------------------------------------------
 
 # Every header of the run time's four rooms and of its leaf libraries, the
-# front end's two that
-# tpl_interp.h and the interpreter's users need (the AST and its entry
-# points; octavo_tplfront is linked by the interpreter), and the themes'
-# generated headers (the sample theme's left out).
+# front end's two that tpl_interp.h and the interpreter's users need (the
+# AST and its entry points; octavo_tplfront is linked by the interpreter),
+# and the themes' generated headers (the sample theme's left out).
 file(GLOB OCTAVO_PUBLIC_HEADERS CONFIGURE_DEPENDS
      ${PROJECT_SOURCE_DIR}/runtime/base/*.h
      ${PROJECT_SOURCE_DIR}/runtime/template/*.h
