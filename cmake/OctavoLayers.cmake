@@ -1,6 +1,7 @@
 # The layers of Octavo's libraries, checked when CMake configures: a library
 # may link only libraries of the layers below its own, and the lower layers
-# may not link the heavy dependencies of the book (cmark-gfm, libyaml, ICU).
+# may not link the heavy dependencies of the book (cmark-gfm, libyaml, ICU)
+# nor those of the leaf libraries (Lua, libmicrohttpd, libstemmer).
 # The check follows every link (LINK_LIBRARIES and INTERFACE_LINK_LIBRARIES)
 # through any target, Octavo's or a helper, and every octavo_* target must
 # have a layer. An upward link or a target without a layer stops the
@@ -16,6 +17,8 @@
 #             (the registry of bundled themes links their sets)
 #   typeset   octavo_css, octavo_typeset, octavo_tsfont, octavo_tspdf,
 #             octavo_pdfengine                     base, typeset
+#   leaf      octavo_highlight, octavo_serve,      base (and each its own
+#             octavo_search, octavo_linebreak      third-party library)
 #   book      octavo_book, octavo_publish,         everything above
 #             octavo_cli
 
@@ -25,11 +28,18 @@ set(OCTAVO_LAYER_ALLOWED_front base template front)
 set(OCTAVO_LAYER_ALLOWED_interp base template front)
 set(OCTAVO_LAYER_ALLOWED_theme base template theme)
 set(OCTAVO_LAYER_ALLOWED_typeset base typeset)
-set(OCTAVO_LAYER_ALLOWED_book base template front interp theme typeset book)
+set(OCTAVO_LAYER_ALLOWED_leaf base)
+set(OCTAVO_LAYER_ALLOWED_book
+    base template front interp theme typeset leaf book)
 # Dependencies a layer must not link, directly or through another library.
 set(OCTAVO_LAYER_FORBIDDEN
-    PkgConfig::CMARKGFM PkgConfig::YAML PkgConfig::ICU PkgConfig::LIBZIP)
+    PkgConfig::CMARKGFM PkgConfig::YAML PkgConfig::ICU PkgConfig::LIBZIP
+    PkgConfig::LUA PkgConfig::MHD ${STEMMER_LIBRARY})
 set(OCTAVO_LAYER_FORBIDDEN_IN base template typeset theme)
+# A leaf links its own library (ICU, Lua, libmicrohttpd or libstemmer), not
+# the book's.
+set(OCTAVO_LAYER_FORBIDDEN_leaf
+    PkgConfig::CMARKGFM PkgConfig::YAML PkgConfig::LIBZIP PkgConfig::LIBXML2)
 
 # octavo_layer(LAYER TARGET...): puts the targets in LAYER, one of the
 # layers above.
@@ -144,7 +154,8 @@ function(octavo_check_layers)
       if(NOT way STREQUAL "-")
         set(through " through ${way}")
       endif()
-      if(forbid_here AND l IN_LIST OCTAVO_LAYER_FORBIDDEN)
+      if((forbid_here AND l IN_LIST OCTAVO_LAYER_FORBIDDEN)
+         OR l IN_LIST OCTAVO_LAYER_FORBIDDEN_${layer})
         string(APPEND problems "\n  ${t} (layer ${layer}) links ${l}${through}")
       endif()
       if(NOT TARGET ${l})

@@ -26,6 +26,8 @@ ROOMS = [
     ("themes", None),  # octavo_theme_*
     ("typeset", ["octavo_css", "octavo_typeset", "octavo_tsfont",
                  "octavo_tspdf", "octavo_pdfengine"]),
+    ("leaf", ["octavo_highlight", "octavo_serve", "octavo_search",
+              "octavo_linebreak"]),
     ("book", ["octavo_book", "octavo_publish"]),
 ]
 

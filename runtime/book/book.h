@@ -86,9 +86,9 @@ typedef struct bk_options {
   const char *theme_shown; /* the same, as given, for messages */
   bk_md_cache *md_cache;   /* NULL: every content file rendered */
   bk_out_memo *out_memo;   /* NULL: every output file written */
-  struct bk_hl *hl;        /* the code highlighter of every edition (its
-                              grammars read once); NULL: each edition
-                              makes its own */
+  struct hl_highlighter *hl; /* the code highlighter of every edition (its
+                                grammars read once); NULL: each edition
+                                makes its own */
 } bk_options;
 
 /* Where a template text came from (a config value, a label). */
@@ -136,11 +136,11 @@ typedef struct bk_edition {
      epub: the printed pages to mark (NULL: none). publish.c sets them. */
   bk_print_pages *pages_out;
   const bk_print_pages *pages_in;
-  /* code highlighting (book_highlight.h): on unless the edition says
+  /* code highlighting (hl_highlight.h): on unless the edition says
      highlight_code: false; opt->hl highlights, or without it the
      edition's own, made for the first block */
   bool highlight;
-  struct bk_hl *hl;
+  struct hl_highlighter *hl;
   /* languages with no grammar met while loading the items: one note per
      language at the end of bk_edition_load_items, not one per block */
   struct bk_plain_lang *plain_langs;

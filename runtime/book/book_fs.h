@@ -47,10 +47,11 @@ int bk_out_write(bk_edition *e, bk_out *o, const char *rel, const char *data,
 int bk_out_commit(bk_edition *e, bk_out *o);
 void bk_out_finish(bk_out *o);
 int bk_out_rollback(bk_edition *e, bk_out *o);
-/* For a server of the output (publish serve, book_serve.h): between
- * these no commit or rollback moves an edition's folder (they take the
- * lock for writing around their renames), so a file opened there is one
- * of a whole output, never looked for between the two renames. */
+/* For a server of the output (publish serve, sv_serve.h, which gets
+ * them as its sv_lock from publish_loop.c): between these no commit or
+ * rollback moves an edition's folder (they take the lock for writing
+ * around their renames), so a file opened there is one of a whole output,
+ * never looked for between the two renames. */
 void bk_out_read_lock(void);
 void bk_out_read_unlock(void);
 /* Removes the temporary folder (on failure). */

@@ -12,9 +12,9 @@
 #include <unistd.h>
 
 #include "book_fs.h"
-#include "book_highlight.h"
 #include "book_writers.h" /* bk_find_theme */
 #include "ts_image.h"
+#include "hl_highlight.h"
 #include "oc_alloc.h"
 #include "oc_file.h"
 #include "tpl_loader.h"
@@ -849,15 +849,15 @@ static const char *hook_highlight(void *user, const char *lang,
   bk_edition *e = c->e;
   if (!e->highlight)
     return NULL;
-  bk_hl *hl = e->opt->hl;
+  hl_highlighter *hl = e->opt->hl;
   if (!hl)
-    hl = e->hl ? e->hl : (e->hl = bk_hl_new(NULL, NULL));
+    hl = e->hl ? e->hl : (e->hl = hl_new(NULL, NULL));
   oc_sb b;
   oc_sb_init(&b, e->a, len + len / 2 + 64);
   const char *why;
   const char *file = c->it->file ? c->it->file : "config.yml";
-  if (!bk_hl_html(hl, lang, code, len, &b, &why)) {
-    if (!bk_hl_resolve(hl, lang))
+  if (!hl_html(hl, lang, code, len, &b, &why)) {
+    if (!hl_resolve(hl, lang))
       note_plain_lang(e, lang, file, line);
     else
       oc_report(e->rep, OC_NOTE, file, line, 0,
@@ -1568,7 +1568,7 @@ int bk_edition_load_items(bk_edition *e) {
 }
 
 void bk_edition_free(bk_edition *e) {
-  bk_hl_free(e->hl);
+  hl_free(e->hl);
   if (e->env)
     tpl_env_free(e->env);
   if (e->slugger)

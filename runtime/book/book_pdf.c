@@ -5,7 +5,6 @@
  * (ts_engine.h) makes Output/<edition>/book.pdf from them, with the TOC
  * entries as the PDF outline. `--xhtml` also writes the document and the
  * sheets as the engine received them, for theme authors. */
-#include "book_linebreak.h"
 #include "book_site.h"
 
 #include <libxml/HTMLparser.h>
@@ -19,6 +18,7 @@
 #include <unistd.h>
 
 #include "css.h"
+#include "lb_linebreak.h"
 #include "oc_file.h"
 #include "pdf_cover.h"
 #include "ts_engine.h"
@@ -801,11 +801,11 @@ int bk_write_pdf(bk_edition *e, bk_out *o) {
       cover_is_pdf ? oc_arena_printf(e->a, "%s/.book-body.pdf", o->tmp_dir)
                    : pdf_path;
   /* Chinese and Japanese break by Unicode's rules, which ICU knows */
-  bk_linebreaker *breaker = bk_linebreaker_new();
-  in.line_breaks = bk_line_breaks;
+  lb_breaker *breaker = lb_new();
+  in.line_breaks = lb_breaks;
   in.line_breaks_user = breaker;
   int typeset = ts_engine_render(e->a, &in, body_path, &stats);
-  bk_linebreaker_free(breaker);
+  lb_free(breaker);
   if (typeset == 0 && cover_is_pdf) {
     typeset = pdf_cover_merge(cover, cover_name, body_path, pdf_path, e->rep);
     unlink(body_path);

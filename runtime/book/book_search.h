@@ -1,8 +1,9 @@
-/* The website's search index (book_search.c): words of each page mapped to
- * the sections (headings with ids) that hold them, stemmed for the book's
- * language by a Snowball stemmer (libstemmer), Han and kana by single
- * characters and pairs; written as a script, search-index.js, that the
- * browser side (search.js) reads from file:// as well as over HTTP.
+/* The website's search index (book_search.c): the book's pages read as
+ * HTML, their text split into sections at headings with ids and handed to
+ * the index of runtime/search (si_index.h), which maps words, stemmed for
+ * the book's language by a Snowball stemmer (libstemmer), to the sections
+ * that hold them, and writes search-index.js, which the browser side
+ * (search.js) reads from file:// as well as over HTTP.
  *
  * The format is in docs/design.md ("Search on the website"). Every input
  * is untrusted: what grows (distinct words, postings, sections) is capped,

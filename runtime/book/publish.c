@@ -2,9 +2,7 @@
  * lists them, and writes starter style sheets. Exit codes: 0 success, 1 a
  * problem in the book, 2 bad usage. */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <malloc.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,15 +13,14 @@
 #include <unistd.h>
 
 #include "book_guard.h"
-#include "book_highlight.h"
 #include "book_sandbox.h"
-#include "book_serve.h"
-#include "book_watch.h"
 #include "book_writers.h"
+#include "hl_highlight.h"
 #include "oc_alloc.h"
 #include "oc_sb.h"
 #include "oc_shell.h"
 #include "octavo_publish.h"
+#include "publish_cli.h"
 
 #ifndef OCTAVO_VERSION
 #define OCTAVO_VERSION "0.1.0"
@@ -100,17 +97,6 @@ static int usage(const char *msg) {
 
 /* ---- reporting ------------------------------------------------------ */
 
-typedef struct report_state {
-  bool strict;
-  int verbosity;
-  unsigned errors, warnings;
-  unsigned usage_errors; /* errors in the --configuration argument */
-  /* Warnings already printed: each edition reads the same contents, and a
-   * broken link is one problem however many editions are published. */
-  uint64_t *seen;
-  size_t nseen, cseen;
-  oc_sb *capture; /* publish serve: the messages, for the page's overlay */
-} report_state;
 
 /* True when this warning was printed before (and remembers it). */
 static bool seen_before(report_state *st, const char *file, unsigned line,
@@ -148,8 +134,8 @@ static bool seen_before(report_state *st, const char *file, unsigned line,
   return false;
 }
 
-static void print_diag(void *user, oc_severity sev, const char *file,
-                       unsigned line, unsigned col, const char *msg) {
+void pub_print_diag(void *user, oc_severity sev, const char *file,
+                    unsigned line, unsigned col, const char *msg) {
   report_state *st = user;
   bk_guard_pass(); /* stopped by a signal: say nothing more */
   /* A warning said twice is said once, also when --strict makes it an
@@ -303,6 +289,8 @@ static bool format_supported(const char *f) {
          !strcmp(f, "epub") || !strcmp(f, "mobi") || !strcmp(f, "pdf");
 }
 
+bool pub_format_supported(const char *f) { return format_supported(f); }
+
 /* What an edition is published with beyond the config: the printed pages
  * it fills (a pdf edition an epub's page_source names) or marks (that
  * epub), and whether only its pages are wanted (a pdf edition the run
@@ -390,8 +378,8 @@ done:
  * writes only in Output/ (book_sandbox.h); -v says which. A kernel
  * without Landlock is said without -v (but not with -q): the book is
  * then read with every right of the user. */
-static void confine(const char *book_dir, const bk_options *opt, bool list,
-                    bool runner, bool serving, const oc_reporter *rep) {
+void pub_confine(const char *book_dir, const bk_options *opt, bool list,
+                 bool runner, bool serving, const oc_reporter *rep) {
   char why[512];
   int abi = 0;
   if (!opt->no_sandbox) {
@@ -424,7 +412,7 @@ static void confine(const char *book_dir, const bk_options *opt, bool list,
 }
 
 /* The book folder made absolute and canonical. */
-static char *book_folder(const char *arg) {
+char *pub_book_folder(const char *arg) {
   char *real = realpath(arg, NULL);
   struct stat st;
   if (!real || stat(real, &st) != 0 || !S_ISDIR(st.st_mode)) {
@@ -435,12 +423,90 @@ static char *book_folder(const char *arg) {
   return real;
 }
 
+/* "publish: N errors, N warnings" and then more. */
+static void say_totals(const report_state *st, const char *more) {
+  fprintf(stderr, "publish: %u error%s, %u warning%s%s\n", st->errors,
+          st->errors == 1 ? "" : "s", st->warnings,
+          st->warnings == 1 ? "" : "s", more);
+}
+
+/* Whether edition name's format is one publish publishes, said when it
+ * is not; mobi is, as an EPUB, with a note. */
+static bool format_published(const bk_config *cfg, oc_reporter *rep,
+                             const char *name, const char *format) {
+  if (!format_supported(format)) {
+    bk_pos pos = format_pos(cfg, name);
+    oc_report(rep, OC_ERROR, pos.file, pos.line, pos.col,
+              "edition '%s': the %s format is not available in this "
+              "version of Octavo yet (html, html_chunked, epub and pdf are)",
+              name, format);
+    return false;
+  }
+  if (!strcmp(format, "mobi")) {
+    bk_pos pos = format_pos(cfg, name);
+    oc_report(rep, OC_NOTE, pos.file, pos.line, pos.col,
+              "edition '%s': mobi needed Amazon's KindleGen, which is "
+              "discontinued; Kindle takes EPUB now, so Octavo publishes "
+              "book.epub",
+              name);
+  }
+  return true;
+}
+
+/* Sets the printed pages pp of edition source, which names[0] takes
+ * from it (names[1..n) are the editions still to publish, done[] which of
+ * them are): source is published now when it is among them, else set and
+ * its output thrown away. 0, or -1 after saying why. */
+static int set_pages(bk_config *cfg, const char *book_dir,
+                     const bk_options *opt, oc_reporter *rep, report_state *st,
+                     bk_print_pages *pp, const char **names, size_t n,
+                     bool *done, const char *source) {
+  edition_pages src = {pp, NULL, true};
+  for (size_t k = 1; k < n && src.only; k++)
+    if (!strcmp(names[k], source) && !done[k]) {
+      src.only = false;
+      done[k] = true;
+    }
+  if (publish_edition(cfg, book_dir, source, opt, rep, st, src) == 0)
+    return 0;
+  if (opt->verbosity >= 0)
+    fprintf(stderr,
+            "publish: edition '%s' was not published: its "
+            "page_source '%s' could not be set\n",
+            names[0], source);
+  return -1;
+}
+
+/* Whether an edition named on the command line is not one publish can
+ * publish (said through the reporter, which escapes what a terminal
+ * would act on). */
+static bool named_unknown(bk_config *cfg, oc_arena *a, oc_reporter *rep,
+                          char **editions, int neditions) {
+  for (int i = 0; i < neditions; i++) {
+    tpl_value ed = bk_config_edition(cfg, editions[i]);
+    if (ed.type != TPL_MAP) {
+      oc_report(rep, OC_ERROR, NULL, 0, 0,
+                "the book has no edition '%s' (publish --list shows them)",
+                editions[i]);
+      return true;
+    }
+    if (!bk_get_str(a, ed, "format", "")[0]) {
+      oc_report(rep, OC_ERROR, NULL, 0, 0,
+                "edition '%s' has no format; it can only be extended by "
+                "other editions",
+                editions[i]);
+      return true;
+    }
+  }
+  return false;
+}
+
 /* Reads config.yml and publishes the editions named (all with a format
  * when none is), or lists them; the exit status. Run in the book's
  * folder, confined. */
-static int publish_book(const char *book_dir, char **editions, int neditions,
-                        const bk_options *opt, oc_reporter *rep,
-                        report_state *st, bool list) {
+int pub_publish_book(const char *book_dir, char **editions, int neditions,
+                     const bk_options *opt, oc_reporter *rep,
+                     report_state *st, bool list) {
   int rc = 0;
   oc_arena *a = oc_arena_new();
   bk_config *cfg = bk_config_load(a, book_dir, opt->json, rep);
@@ -448,9 +514,7 @@ static int publish_book(const char *book_dir, char **editions, int neditions,
     /* A --configuration that does not parse is a bad command line. */
     rc = st->usage_errors ? 2 : 1;
     if (opt->verbosity >= 0)
-      fprintf(stderr, "publish: %u error%s, %u warning%s; nothing published\n",
-              st->errors, st->errors == 1 ? "" : "s", st->warnings,
-              st->warnings == 1 ? "" : "s");
+      say_totals(st, "; nothing published");
     goto out;
   }
   size_t n = bk_config_nedition(cfg);
@@ -479,24 +543,9 @@ static int publish_book(const char *book_dir, char **editions, int neditions,
     goto out;
   }
   /* Which editions: the ones named, else all with a format. */
-  for (int i = 0; i < neditions; i++) {
-    tpl_value ed = bk_config_edition(cfg, editions[i]);
-    if (ed.type != TPL_MAP) {
-      /* Through the reporter, which escapes what a terminal would act on. */
-      oc_report(rep, OC_ERROR, NULL, 0, 0,
-                "the book has no edition '%s' (publish --list shows them)",
-                editions[i]);
-      rc = 1;
-      goto out;
-    }
-    if (!bk_get_str(a, ed, "format", "")[0]) {
-      oc_report(rep, OC_ERROR, NULL, 0, 0,
-                "edition '%s' has no format; it can only be extended by "
-                "other editions",
-                editions[i]);
-      rc = 1;
-      goto out;
-    }
+  if (named_unknown(cfg, a, rep, editions, neditions)) {
+    rc = 1;
+    goto out;
   }
   size_t todo = neditions ? (size_t)neditions : n;
   const char **names = oc_arena_alloc(a, (todo ? todo : 1) * sizeof *names);
@@ -524,22 +573,9 @@ static int publish_book(const char *book_dir, char **editions, int neditions,
     if (!format[0] || done[i])
       continue;
     done[i] = true;
-    if (!format_supported(format)) {
-      bk_pos pos = format_pos(cfg, name);
-      oc_report(rep, OC_ERROR, pos.file, pos.line, pos.col,
-                "edition '%s': the %s format is not available in this "
-                "version of Octavo yet (html, html_chunked, epub and pdf are)",
-                name, format);
+    if (!format_published(cfg, rep, name, format)) {
       rc = 1;
       continue;
-    }
-    if (!strcmp(format, "mobi")) {
-      bk_pos pos = format_pos(cfg, name);
-      oc_report(rep, OC_NOTE, pos.file, pos.line, pos.col,
-                "edition '%s': mobi needed Amazon's KindleGen, which is "
-                "discontinued; Kindle takes EPUB now, so Octavo publishes "
-                "book.epub",
-                name);
     }
     edition_pages pages = {0};
     tpl_value v;
@@ -548,24 +584,11 @@ static int publish_book(const char *book_dir, char **editions, int neditions,
     const char *source = bk_get_str(a, ed, "page_source", "");
     if (source[0] && tpl_map_get_str(pages_of, source, strlen(source), &v)) {
       bk_print_pages *pp = pages_list[v.u.i];
-      if (!bk_print_pages_count(pp)) {
-        /* not set yet: published now when the run publishes it later,
-           else set and thrown away */
-        edition_pages src = {pp, NULL, true};
-        for (size_t k = i + 1; k < todo && src.only; k++)
-          if (!strcmp(names[k], source) && !done[k]) {
-            src.only = false;
-            done[k] = true;
-          }
-        if (publish_edition(cfg, book_dir, source, opt, rep, st, src) != 0) {
-          rc = 1;
-          if (opt->verbosity >= 0)
-            fprintf(stderr,
-                    "publish: edition '%s' was not published: its "
-                    "page_source '%s' could not be set\n",
-                    name, source);
-          continue;
-        }
+      if (!bk_print_pages_count(pp) &&
+          set_pages(cfg, book_dir, opt, rep, st, pp, names + i, todo - i,
+                    done + i, source) != 0) {
+        rc = 1;
+        continue;
       }
       pages.in = pp;
     }
@@ -573,9 +596,7 @@ static int publish_book(const char *book_dir, char **editions, int neditions,
       rc = 1;
   }
   if (opt->verbosity >= 0 && (st->warnings || st->errors))
-    fprintf(stderr, "publish: %u error%s, %u warning%s\n", st->errors,
-            st->errors == 1 ? "" : "s", st->warnings,
-            st->warnings == 1 ? "" : "s");
+    say_totals(st, "");
 out:
   oc_arena_free(a);
   return rc;
@@ -584,14 +605,14 @@ out:
 static int cmd_publish(const char *dir, char **editions, int neditions,
                        const bk_options *opt, bool list) {
   report_state st = {opt->strict, opt->verbosity, 0, 0, 0, NULL, 0, 0, NULL};
-  oc_reporter rep = {print_diag, &st};
-  char *book_dir = book_folder(dir);
+  oc_reporter rep = {pub_print_diag, &st};
+  char *book_dir = pub_book_folder(dir);
   if (!book_dir)
     return 1;
   /* Before any thread (Landlock confines the calling thread and those it
    * starts) and before the signals are blocked (the script runner forks
    * then). */
-  confine(book_dir, opt, list, false, false, &rep);
+  pub_confine(book_dir, opt, list, false, false, &rep);
   /* Before any thread: SIGINT and SIGTERM then remove temporary folders. */
   if (!list)
     bk_guard_install();
@@ -602,727 +623,67 @@ static int cmd_publish(const char *dir, char **editions, int neditions,
   } else {
     /* one highlighter: each grammar is read once for all the editions */
     bk_options with_hl = *opt;
-    with_hl.hl = bk_hl_new(NULL, NULL);
-    rc = publish_book(book_dir, editions, neditions, &with_hl, &rep, &st,
-                      list);
-    bk_hl_free(with_hl.hl);
+    with_hl.hl = hl_new(NULL, NULL);
+    rc = pub_publish_book(book_dir, editions, neditions, &with_hl, &rep, &st,
+                          list);
+    hl_free(with_hl.hl);
   }
   bk_guard_uninstall();
   oc_shell_stop();
   free(st.seen);
-  free(book_dir);
-  return rc;
-}
-
-/* ---- publish serve, publish --watch ---------------------------------- */
-
-/* The edition publish serve shows: the one named, else the book's first
- * html edition, else its first html_chunked one, else its first with a
- * format. NULL after saying why; *readable false when config.yml could
- * not be read (then serve waits for it to be fixed). */
-static const char *serve_edition(const char *book_dir, const char *named,
-                                 const bk_options *opt, oc_reporter *rep,
-                                 report_state *st, const char **entry,
-                                 bool *readable) {
-  oc_arena *a = oc_arena_new();
-  const char *found = NULL;
-  bk_config *cfg = bk_config_load(a, book_dir, opt->json, rep);
-  *readable = cfg && !st->errors;
-  if (!*readable)
-    goto out;
-  size_t n = bk_config_nedition(cfg);
-  static const char *const prefer[] = {"html", "html_chunked", NULL};
-  for (size_t k = 0; k < 3 && !found && !named; k++)
-    for (size_t i = 0; i < n && !found; i++) {
-      const char *name = bk_config_edition_name(cfg, i);
-      const char *f =
-          bk_get_str(a, bk_config_edition(cfg, name), "format", "");
-      if (prefer[k] ? !strcmp(f, prefer[k]) : format_supported(f))
-        found = name;
-    }
-  if (named)
-    found = named;
-  if (!found) {
-    oc_report(rep, OC_ERROR, "config.yml", 0, 0,
-              "the book has no edition publish serve can show");
-    goto out;
-  }
-  tpl_value ed = bk_config_edition(cfg, found);
-  const char *f = bk_get_str(a, ed, "format", "");
-  if (ed.type != TPL_MAP || !format_supported(f)) {
-    oc_report(rep, OC_ERROR, NULL, 0, 0,
-              ed.type != TPL_MAP
-                  ? "the book has no edition '%s' (publish --list shows them)"
-                  : "edition '%s' has no format publish can publish",
-              found);
-    found = NULL;
-    goto out;
-  }
-  found = oc_strdup(found);
-  *entry = !strcmp(f, "html")           ? "book.html"
-            : !strcmp(f, "html_chunked") ? "book/index.html"
-            : !strcmp(f, "pdf")          ? "book.pdf"
-                                         : "book.epub";
-out:
-  oc_arena_free(a);
-  return found;
-}
-
-/* The folder of the PATH that holds program name, NULL when none. */
-static char *find_program(const char *name) {
-  const char *path = getenv("PATH");
-  if (!path)
-    return NULL;
-  for (const char *p = path; *p;) {
-    const char *q = strchr(p, ':');
-    size_t n = q ? (size_t)(q - p) : strlen(p);
-    char full[PATH_MAX];
-    if (n && snprintf(full, sizeof full, "%.*s/%s", (int)n, p, name) <
-                 (int)sizeof full &&
-        access(full, X_OK) == 0)
-      return oc_strdup(full);
-    p += n + (q ? 1 : 0);
-  }
-  return NULL;
-}
-
-/* Folders not watched (past the watch's limit), said once. */
-static void say_unwatched(const bk_watch *w, bool *said) {
-  size_t n = bk_watch_unwatched(w);
-  if (!n || *said)
-    return;
-  *said = true;
-  fprintf(stderr,
-          "publish: warning: %zu folder%s of the book %s not watched "
-          "(publish watches %zu at most): a change there does not publish "
-          "again\n",
-          n, n == 1 ? "" : "s", n == 1 ? "is" : "are", bk_watch_limit(w));
-}
-
-typedef struct loop_args {
-  bool serve, open;
-  unsigned port;
-} loop_args;
-
-/* One publish of the loop: the messages said anew (a warning said before
- * is said again), and the server told. */
-static void report_again(report_state *st) {
-  free(st->seen);
-  st->seen = NULL;
-  st->nseen = st->cseen = 0;
-  st->errors = st->warnings = st->usage_errors = 0;
-  st->capture->len = 0;
-}
-
-/* After a publish (rc its status): a served folder that leads out of
- * Output (a link a failed publish left) is an error, said unless the
- * publish said it. */
-static int check_served(bk_server *server, oc_reporter *rep, int rc) {
-  char why[512];
-  int out = bk_serve_check(server, why, sizeof why);
-  if (out == BK_SERVE_EDITION_OUT || (out && rc == 0)) {
-    oc_report(rep, OC_ERROR, "Output", 0, 0, "%s", why);
-    return 1;
-  }
-  return rc;
-}
-
-/* edition and entry: what the server serves from now on (NULL: as it
- * was), set once the publish is over, so that "/" never leads to a page
- * not written yet. */
-static int publish_again(const char *book_dir, char **editions, int neditions,
-                         const bk_options *opt, report_state *st,
-                         bk_server *server, const char *edition,
-                         const char *entry) {
-  report_again(st);
-  oc_reporter rep = {print_diag, st};
-  size_t linked0, written0, linked, written;
-  bk_out_memo_counts(opt->out_memo, &linked0, &written0);
-  int rc = publish_book(book_dir, editions, neditions, opt, &rep, st, false);
-  bk_out_memo_counts(opt->out_memo, &linked, &written);
-  if (opt->verbosity > 0)
-    printf("wrote %zu files, linked %zu unchanged ones from the output "
-           "before\n",
-           written - written0, linked - linked0);
-  fflush(stdout);
-  if (server && edition)
-    bk_serve_set(server, edition, entry);
-  if (server)
-    rc = check_served(server, &rep, rc);
-  if (server && rc == 0)
-    bk_serve_reload(server);
-  else if (server) {
-    oc_sb_adds(st->capture, "publish: the edition was not published; the "
-                            "last good output is still served\n");
-    bk_serve_failure(server, oc_sb_cstr(st->capture));
-  }
-  return rc;
-}
-
-static int cmd_loop(const char *dir, char **editions, int neditions,
-                    const bk_options *given, loop_args args) {
-  oc_sb capture;
-  oc_sb_init(&capture, NULL, 0);
-  report_state st = {given->strict, given->verbosity, 0, 0, 0, NULL, 0, 0,
-                     &capture};
-  oc_reporter rep = {print_diag, &st};
-  bk_options opt = *given;
-  char *book_dir = book_folder(dir);
-  if (!book_dir)
-    return 1;
-  int rc = 1, lfd = -1;
-  char why[512];
-  bk_server *server = NULL;
-  bk_watch *watch = NULL;
-  const char *edition = NULL;
-  char *opener = args.open ? find_program("xdg-open") : NULL;
-  /* The port is taken before the sandbox, which refuses every bind. */
-  unsigned port = 0;
-  if (args.serve) {
-    bool moved;
-    lfd = bk_serve_listen(args.port, &port, &moved, why, sizeof why);
-    if (lfd < 0) {
-      fprintf(stderr, "publish: error: %s\n", why);
-      goto out;
-    }
-    if (moved)
-      fprintf(stderr, "publish: note: port %u is taken; serving on port %u\n",
-              args.port, port);
-  }
-  confine(book_dir, &opt, false, opener != NULL, args.serve, &rep);
-  bk_guard_install();
-  if (chdir(book_dir) != 0) {
-    fprintf(stderr, "publish: error: %s: %s\n", dir, strerror(errno));
-    goto out;
-  }
-  char content_dir[PATH_MAX], output_dir[PATH_MAX];
-  snprintf(content_dir, sizeof content_dir, "%s/Contents", book_dir);
-  snprintf(output_dir, sizeof output_dir, "%s/Output", book_dir);
-  watch = bk_watch_new(content_dir);
-  if (!watch || bk_watch_add_tree(watch, book_dir, output_dir) != 0 ||
-      (opt.theme_dir && bk_watch_add_tree(watch, opt.theme_dir, NULL) != 0)) {
-    fprintf(stderr, "publish: error: cannot watch %s: %s\n", book_dir,
-            strerror(errno));
-    goto out;
-  }
-  bool unwatched_said = opt.verbosity < 0; /* -q: errors only */
-  say_unwatched(watch, &unwatched_said);
-  const char *entry = NULL;
-  bool readable = true;
-  if (args.serve) {
-    edition = serve_edition(book_dir, neditions ? editions[0] : NULL, &opt,
-                            &rep, &st, &entry, &readable);
-    /* an edition that is not there is a mistake of the command line; a
-       config.yml that does not read is a moment of the writing: served
-       with its messages until it is fixed */
-    if (!edition && readable)
-      goto out;
-  }
-  const char *named = neditions ? editions[0] : NULL;
-  if (edition) {
-    editions = (char **)&edition;
-    neditions = 1;
-  }
-  /* Each publish makes and frees the same few hundred megabytes: kept by
-     malloc rather than given back to the kernel, they are not faulted in
-     again page by page (a third of a warm publish's time before). */
-  mallopt(M_MMAP_THRESHOLD, 64 << 20);
-  mallopt(M_TRIM_THRESHOLD, 512 << 20);
-  opt.md_cache = bk_md_cache_new();
-  opt.out_memo = bk_out_memo_new();
-  opt.hl = bk_hl_new(NULL, NULL);
-  int last = 1;
-  if (!args.serve || edition)
-    last = publish_again(book_dir, editions, neditions, &opt, &st, NULL, NULL,
-                         NULL);
-  if (args.serve) {
-    server = bk_serve_start(lfd, book_dir, edition, entry, why, sizeof why);
-    lfd = -1;
-    if (!server) {
-      fprintf(stderr, "publish: error: %s\n", why);
-      goto out;
-    }
-    if (edition)
-      last = check_served(server, &rep, last);
-    if (last != 0)
-      bk_serve_failure(server, oc_sb_cstr(&capture));
-    if (opt.verbosity > 0)
-      oc_report(&rep, OC_NOTE, NULL, 0, 0,
-                "serving at most %u connections at once, each closed after "
-                "%d s without traffic",
-                bk_serve_max_connections(server), BK_SERVE_IDLE_SECONDS);
-    if (edition)
-      printf("serving edition '%s' at http://127.0.0.1:%u/ (Ctrl-C stops)\n",
-             edition, port);
-    else
-      printf("serving at http://127.0.0.1:%u/ once config.yml is fixed "
-             "(Ctrl-C stops)\n",
-             port);
-    fflush(stdout);
-    if (args.open && opener) {
-      char cmd[PATH_MAX + 128];
-      snprintf(cmd, sizeof cmd, "'%s' 'http://127.0.0.1:%u/' >/dev/null 2>&1 &",
-               opener, port);
-      int status;
-      if (oc_shell_run(book_dir, cmd, &status) != 0)
-        fprintf(stderr, "publish: note: cannot run xdg-open: %s\n",
-                strerror(errno));
-    } else if (args.open) {
-      printf("xdg-open is not installed: open http://127.0.0.1:%u/ in a "
-             "browser\n",
-             port);
-    }
-  } else {
-    printf("watching %s for changes (Ctrl-C stops)\n", book_dir);
-  }
-  fflush(stdout);
-  /* Ctrl-C while waiting: the loop ends and everything is let go */
-  int stop[2];
-  if (pipe(stop) != 0 || fcntl(stop[0], F_SETFD, FD_CLOEXEC) != 0 ||
-      fcntl(stop[1], F_SETFD, FD_CLOEXEC) != 0) {
-    fprintf(stderr, "publish: error: %s\n", strerror(errno));
-    goto out;
-  }
-  for (;;) {
-    bool content_only;
-    bk_guard_idle(stop[1]);
-    int r = bk_watch_wait(watch, 50, stop[0], &content_only);
-    bk_guard_idle(-1);
-    if (r == 0) {
-      unsigned char sig = 0;
-      if (read(stop[0], &sig, 1) == 1)
-        rc = 128 + sig;
-      if (opt.verbosity >= 0)
-        printf("stopped\n");
-      break;
-    }
-    if (r < 0) {
-      fprintf(stderr, "publish: error: cannot watch %s: %s\n", book_dir,
-              strerror(errno));
-      break;
-    }
-    say_unwatched(watch, &unwatched_said);
-    /* a content file changed: the cache finds what did; anything else
-       (config.yml, a template, an image, a folder) empties it */
-    if (!content_only)
-      bk_md_cache_clear(opt.md_cache);
-    if (opt.verbosity > 0)
-      printf("changes seen%s: publishing again\n",
-             content_only ? " in content files" : "");
-    if (args.serve && !edition) {
-      report_again(&st);
-      edition = serve_edition(book_dir, named, &opt, &rep, &st, &entry,
-                              &readable);
-      if (!edition) {
-        bk_serve_failure(server, oc_sb_cstr(&capture));
-        continue;
-      }
-      editions = (char **)&edition;
-      neditions = 1;
-      printf("serving edition '%s' at http://127.0.0.1:%u/\n", edition, port);
-      publish_again(book_dir, editions, neditions, &opt, &st, server, edition,
-                    entry);
-      continue;
-    }
-    publish_again(book_dir, editions, neditions, &opt, &st, server, NULL,
-                  NULL);
-  }
-  close(stop[0]);
-  close(stop[1]);
-out:
-  if (lfd >= 0)
-    close(lfd);
-  bk_serve_stop(server);
-  bk_watch_free(watch);
-  bk_md_cache_free(opt.md_cache);
-  bk_out_memo_free(opt.out_memo);
-  bk_hl_free(opt.hl);
-  bk_guard_uninstall();
-  oc_shell_stop();
-  free((char *)edition);
-  free(opener);
-  free(st.seen);
-  oc_sb_free(&capture);
-  free(book_dir);
-  return rc;
-}
-
-/* ---- publish new ---------------------------------------------------- */
-
-static const char skeleton_config[] =
-    "# The book's configuration, in Easybook's format. The user guide\n"
-    "# (docs/guide) describes every key; these are the ones most books use.\n"
-    "book:\n"
-    "    title:            \"%s\"\n"
-    "    author:           \"Change this: Author Name\"\n"
-    "    edition:          \"First edition\"\n"
-    "    language:         en        # %s\n"
-    "    publication_date: ~         # ~ means the day you publish\n"
-    "\n"
-    "    # The book's parts, in reading order. Element types: "
-    "acknowledgement,\n"
-    "    # afterword, appendix, author, chapter, conclusion, cover,\n"
-    "    # dedication, edition, epilogue, foreword, glossary, introduction,\n"
-    "    # license, lof (list of figures), lot (list of tables), part,\n"
-    "    # preface, prologue, title, toc (table of contents).\n"
-    "    # `content` is a Markdown file in Contents/.\n"
-    "    contents:\n"
-    "        - { element: cover }\n"
-    "        - { element: toc }\n"
-    "        - { element: chapter, number: 1, content: chapter1.md }\n"
-    "        - { element: chapter, number: 2, content: chapter2.md }\n"
-    "\n"
-    "    # Each edition is one published form of the book, written to\n"
-    "    # Output/<edition>/ by `publish . <edition>`.\n"
-    "    editions:\n"
-    "        ebook:                     # an EPUB for e-readers\n"
-    "            format:         epub\n"
-    "            highlight_code: true\n"
-    "            include_styles: true\n"
-    "            labels:         [appendix, chapter]  # \"Chapter 1\" labels\n"
-    "            theme:          clean\n"
-    "            toc:\n"
-    "                deep:       1      # heading levels in the contents\n"
-    "                elements:   [appendix, chapter, part]\n"
-    "\n"
-    "        print:                     # a PDF ready for a printer\n"
-    "            format:         pdf\n"
-    "            highlight_code: true\n"
-    "            include_styles: true\n"
-    "            isbn:           ~\n"
-    "            labels:         [appendix, chapter, figure, table]\n"
-    "            margin:\n"
-    "                top:        25mm\n"
-    "                bottom:     25mm\n"
-    "                inner:      30mm   # the binding side\n"
-    "                outer:      20mm\n"
-    "            page_size:      A4\n"
-    "            theme:          clean\n"
-    "            toc:\n"
-    "                deep:       2\n"
-    "                elements:   [appendix, chapter, part]\n"
-    "            two_sided:      true   # chapters open on right-hand pages\n"
-    "\n"
-    "        web:                       # the whole book as one HTML page\n"
-    "            format:         html\n"
-    "            highlight_code: true\n"
-    "            include_styles: true\n"
-    "            labels:         [appendix, chapter]\n"
-    "            theme:          clean\n"
-    "            toc:\n"
-    "                deep:       2\n"
-    "                elements:   [appendix, chapter]\n"
-    "\n"
-    "        website:                   # a website, one page per chapter\n"
-    "            extends:        web    # every option of web, then these\n"
-    "            format:         html_chunked\n"
-    "            chunk_level:    1      # 2: one page per section as well\n"
-    "            search:         true   # a search box on every page\n";
-
-static const char skeleton_chapter[] =
-    "# The title of the %s chapter #\n"
-    "\n"
-    "Lorem ipsum dolor sit amet, consectetur adipisicing elit, sed do eiusmod\n"
-    "tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim\n"
-    "veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip ex ea\n"
-    "commodo consequat.\n"
-    "\n"
-    "## Ut enim ad minim veniam\n"
-    "\n"
-    "Duis aute irure dolor in reprehenderit in voluptate velit esse cillum\n"
-    "dolore eu fugiat nulla pariatur. Excepteur sint occaecat cupidatat non\n"
-    "proident, sunt in culpa qui officia deserunt mollit anim id est "
-    "laborum.\n";
-
-static int write_text(const char *path, const char *text) {
-  FILE *f = fopen(path, "wx");
-  if (!f)
-    return -1;
-  size_t n = strlen(text);
-  bool ok = fwrite(text, 1, n, f) == n;
-  return fclose(f) == 0 && ok ? 0 : -1;
-}
-
-static int cmd_new(const char *title, const char *parent) {
-  if (!title[0])
-    return usage("the book needs a title");
-  struct stat st;
-  if (stat(parent, &st) != 0 || !S_ISDIR(st.st_mode)) {
-    fprintf(stderr, "publish: error: %s: no such folder\n", parent);
-    return 1;
-  }
-  oc_arena *a = oc_arena_new();
-  bk_slugger *sl = bk_slugger_new();
-  const char *slug = bk_slug(sl, a, title, strlen(title));
-  if (!slug[0])
-    slug = "book";
-  char dir[PATH_MAX];
-  snprintf(dir, sizeof dir, "%s/%s", parent, slug);
-  for (int k = 1; mkdir(dir, 0777) != 0; k++) {
-    if (errno != EEXIST || k > 1000) {
-      fprintf(stderr, "publish: error: cannot create %s: %s\n", dir,
-              strerror(errno));
-      bk_slugger_free(sl);
-      oc_arena_free(a);
-      return 1;
-    }
-    snprintf(dir, sizeof dir, "%s/%s-%d", parent, slug, k);
-  }
-  /* The title goes into a double-quoted YAML string. */
-  char quoted[1024];
-  size_t q = 0;
-  for (const char *p = title; *p && q + 3 < sizeof quoted; p++) {
-    if (*p == '"' || *p == '\\')
-      quoted[q++] = '\\';
-    quoted[q++] = *p;
-  }
-  quoted[q] = 0;
-  char path[PATH_MAX + 32], text[sizeof skeleton_config + 1200];
-  int rc = 0;
-  snprintf(text, sizeof text, skeleton_config, quoted, bk_i18n_languages(a));
-  snprintf(path, sizeof path, "%s/config.yml", dir);
-  rc |= write_text(path, text);
-  snprintf(path, sizeof path, "%s/Contents/images", dir);
-  rc |= bk_mkdirs(path);
-  snprintf(path, sizeof path, "%s/Output", dir);
-  rc |= bk_mkdirs(path);
-  snprintf(text, sizeof text, skeleton_chapter, "first");
-  snprintf(path, sizeof path, "%s/Contents/chapter1.md", dir);
-  rc |= write_text(path, text);
-  snprintf(text, sizeof text, skeleton_chapter, "second");
-  snprintf(path, sizeof path, "%s/Contents/chapter2.md", dir);
-  rc |= write_text(path, text);
-  bk_slugger_free(sl);
-  oc_arena_free(a);
-  if (rc) {
-    fprintf(stderr, "publish: error: cannot write the book in %s: %s\n", dir,
-            strerror(errno));
-    return 1;
-  }
-  printf("Created the book in %s\nPublish it with: publish %s\n", dir, dir);
-  return 0;
-}
-
-/* ---- publish customize ---------------------------------------------- */
-
-static const char starter_css[] =
-    "/* Your own styles for edition '%s' (format %s). Octavo links this file\n"
-    " * after the theme's css/easybook.css, so whatever you write here wins.\n"
-    " * Rename this folder to the format's name (Resources/Templates/%s/) to\n"
-    " * use it for every edition of that format. The guide's theme reference\n"
-    " * lists every class the theme emits. */\n"
-    "\n"
-    "/* The page and the text */\n"
-    "body { }\n"
-    "main { }\n"
-    "p { }\n"
-    "a { }\n"
-    "\n"
-    "/* Headings: an item's title is its h1; .label holds \"Chapter 1\" */\n"
-    "h1 { }\n"
-    "h2 { }\n"
-    "h3 { }\n"
-    "h1 .label, h2 .label { }\n"
-    "\n"
-    "/* Items: every element of contents: is a section.item.<element> */\n"
-    ".item { }\n"
-    ".item.chapter { }\n"
-    ".item.appendix { }\n"
-    ".item.part { }\n"
-    ".item.cover { }\n"
-    ".item.dedication { }\n"
-    ".item.toc { }\n"
-    "\n"
-    "/* Figures and tables: .caption holds the caption, .label \"Figure 1.1\" "
-    "*/\n"
-    "figure.figure { }\n"
-    "figure.figure img { }\n"
-    "figure.table { }\n"
-    "figure .caption { }\n"
-    "table { }\n"
-    "th, td { }\n"
-    "\n"
-    "/* Code: div.code.<language> > pre > code */\n"
-    "div.code { }\n"
-    "pre { }\n"
-    "code { }\n"
-    "\n"
-    "/* Admonitions: A> N> W> T> E> I> Q> D> in the Markdown */\n"
-    ".admonition { }\n"
-    ".admonition.aside { }\n"
-    ".admonition.note { }\n"
-    ".admonition.warning { }\n"
-    ".admonition.tip { }\n"
-    ".admonition.error { }\n"
-    ".admonition.information { }\n"
-    ".admonition.question { }\n"
-    ".admonition.discussion { }\n"
-    "\n"
-    "/* Footnotes */\n"
-    ".footnote-ref { }\n"
-    ".footnotes { }\n"
-    "\n"
-    "/* The table of contents: li.level-1 ... li.level-6 */\n"
-    "nav.toc { }\n"
-    "nav.toc li { }\n";
-
-/* For a pdf edition: the print theme's page rules and classes, which the
- * typesetter reads (docs/theme-reference.md, "The CSS the PDF engine
- * reads"). */
-static const char starter_print_css[] =
-    "/* Your own styles for edition '%s' (format %s). Octavo's typesetter\n"
-    " * reads this file after the print theme's style sheet, so whatever you\n"
-    " * write here wins. Rename this folder to the format's name\n"
-    " * (Resources/Templates/%s/) to use it for every edition of that format.\n"
-    " * The theme reference lists the CSS the typesetter reads and every\n"
-    " * class the print theme emits; publish with --xhtml to see them. */\n"
-    "\n"
-    "/* Pages: size, margins, running heads and folios */\n"
-    "@page { }\n"
-    "@page :left { @top-left { } @bottom-left { } }\n"
-    "@page :right { @top-right { } @bottom-right { } }\n"
-    "@page chapter:first { }\n"
-    "\n"
-    "/* The text: the typeface goes on html, so the margin boxes have it too "
-    "*/\n"
-    "html { }\n"
-    "body { }\n"
-    "p { }\n"
-    "p + p { }\n"
-    "\n"
-    "/* Items: section.item.<element>; headings h1 > .label + .title */\n"
-    ".item.chapter { }\n"
-    ".item.chapter > h1 .label { }\n"
-    ".item.chapter > h1 .title { }\n"
-    ".item.part { }\n"
-    ".item.cover { }\n"
-    "h2 { }\n"
-    "h3 { }\n"
-    "\n"
-    "/* Code, quotations, lists */\n"
-    "pre { }\n"
-    "code { }\n"
-    "blockquote { }\n"
-    "ul, ol { }\n"
-    "\n"
-    "/* Figures (they float to the next page when they do not fit: float:\n"
-    " * none keeps them where they are) and tables, with their captions */\n"
-    ".figure { }\n"
-    ".table { }\n"
-    ".caption { }\n"
-    "table { }\n"
-    "th, td { }\n"
-    "\n"
-    "/* Footnotes, at the foot of the page: the note, its call in the text\n"
-    " * and its number (counter-reset: footnote on body numbers them through\n"
-    " * the book instead of in each chapter) */\n"
-    ".footnote { }\n"
-    ".footnote::footnote-call { }\n"
-    ".footnote::footnote-marker { }\n"
-    "\n"
-    "/* Cross-references: links to a heading, figure or table elsewhere */\n"
-    "a.xref::after { }\n"
-    "\n"
-    "/* The table of contents: ul.toc-list > li.<element>.level-N > a */\n"
-    ".toc-list li { }\n"
-    ".toc-list a::after { }\n";
-
-static int cmd_customize(const char *dir, const char *edition) {
-  report_state st = {false, 0, 0, 0, 0, NULL, 0, 0, NULL};
-  oc_reporter rep = {print_diag, &st};
-  char *book_dir = book_folder(dir);
-  if (!book_dir)
-    return 1;
-  oc_arena *a = oc_arena_new();
-  int rc = 1;
-  bk_config *cfg = bk_config_load(a, book_dir, NULL, &rep);
-  if (!cfg)
-    goto out;
-  tpl_value ed = bk_config_edition(cfg, edition);
-  if (ed.type != TPL_MAP) {
-    oc_report(&rep, OC_ERROR, NULL, 0, 0, "the book has no edition '%s'",
-              edition);
-    goto out;
-  }
-  const char *format = bk_get_str(a, ed, "format", "");
-  char path[PATH_MAX + 64];
-  snprintf(path, sizeof path, "%s/Resources/Templates/%s", book_dir, edition);
-  if (bk_mkdirs(path) != 0) {
-    fprintf(stderr, "publish: error: cannot create %s: %s\n", path,
-            strerror(errno));
-    goto out;
-  }
-  snprintf(path, sizeof path, "%s/Resources/Templates/%s/style.css", book_dir,
-           edition);
-  char text[sizeof starter_css + sizeof starter_print_css + 256];
-  snprintf(text, sizeof text,
-           strcasecmp(format, "pdf") == 0 ? starter_print_css : starter_css,
-           edition, format, format);
-  if (write_text(path, text) != 0) {
-    fprintf(stderr, "publish: error: cannot write %s: %s\n", path,
-            errno == EEXIST ? "it exists already (remove it first)"
-                            : strerror(errno));
-    goto out;
-  }
-  printf("Wrote %s\n", path);
-  rc = 0;
-out:
-  free(st.seen);
-  oc_arena_free(a);
   free(book_dir);
   return rc;
 }
 
 /* ---- main ----------------------------------------------------------- */
 
-int octavo_publish_main(int argc, char **argv, const tpl_theme *themes,
-                        size_t nthemes, const char *default_theme) {
-  bk_themes_set(themes, nthemes, default_theme);
-  bk_options opt = {0};
-  bool list = false, list_themes = false, watch = false;
-  loop_args loop = {false, false, 8000};
-  bool port_given = false;
-  char *theme_dir = NULL;
-  const char *dir_opt = NULL;
-  char **pos = oc_calloc((size_t)argc + 1, sizeof *pos);
-  int npos = 0;
-  int rc = 2;
+/* What the command line asks. */
+typedef struct cli {
+  bk_options opt;
+  bool list, list_themes, watch, port_given;
+  loop_args loop;
+  const char *dir_opt;
+  char **pos; /* the arguments that are not options */
+  int npos;
+} cli;
+
+/* Reads the options into c: -1, or the exit status when the command is
+ * done (--help, --version) or wrong. */
+static int parse_args(cli *c, int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       fputs(usage_text, stdout);
       fputs("\n", stdout);
       fputs(help_text, stdout);
-      rc = 0;
-      goto out;
+      return 0;
     } else if (!strcmp(a, "--version") || !strcmp(a, "-V")) {
       printf("publish (Octavo) %s\n", OCTAVO_VERSION);
-      rc = 0;
-      goto out;
+      return 0;
     } else if (!strcmp(a, "--configuration") && i + 1 < argc) {
-      opt.json = argv[++i];
+      c->opt.json = argv[++i];
     } else if (!strncmp(a, "--configuration=", 16)) {
-      opt.json = a + 16;
+      c->opt.json = a + 16;
     } else if (!strcmp(a, "--dir") && i + 1 < argc) {
-      dir_opt = argv[++i];
+      c->dir_opt = argv[++i];
     } else if (!strcmp(a, "--strict")) {
-      opt.strict = true;
+      c->opt.strict = true;
     } else if (!strcmp(a, "--no-scripts")) {
-      opt.no_scripts = true;
+      c->opt.no_scripts = true;
     } else if (!strcmp(a, "--no-sandbox")) {
-      opt.no_sandbox = true;
+      c->opt.no_sandbox = true;
     } else if (!strcmp(a, "--xhtml")) {
-      opt.xhtml = true;
+      c->opt.xhtml = true;
     } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-      opt.verbosity = -1;
+      c->opt.verbosity = -1;
     } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
-      opt.verbosity = 1;
+      c->opt.verbosity = 1;
     } else if (!strcmp(a, "--list")) {
-      list = true;
+      c->list = true;
     } else if (!strcmp(a, "--watch")) {
-      watch = true;
+      c->watch = true;
     } else if (!strcmp(a, "--open")) {
-      loop.open = true;
+      c->loop.open = true;
     } else if ((!strcmp(a, "--port") && i + 1 < argc) ||
                !strncmp(a, "--port=", 7)) {
       const char *v = a[6] == '=' ? a + 7 : argv[++i];
@@ -1331,32 +692,80 @@ int octavo_publish_main(int argc, char **argv, const tpl_theme *themes,
       unsigned long p = strtoul(v, &end, 10);
       if (!*v || *end || errno || p > 65535 || v[0] == '-') {
         fprintf(stderr, "publish: --port %s: not a port (0 to 65535)\n", v);
-        rc = usage(NULL);
-        goto out;
+        return usage(NULL);
       }
-      loop.port = (unsigned)p;
-      port_given = true;
+      c->loop.port = (unsigned)p;
+      c->port_given = true;
     } else if (!strcmp(a, "--themes")) {
-      list_themes = true;
+      c->list_themes = true;
     } else if (!strcmp(a, "--theme") && i + 1 < argc) {
-      opt.theme_dir = argv[++i];
+      c->opt.theme_dir = argv[++i];
     } else if (!strncmp(a, "--theme=", 8)) {
-      opt.theme_dir = a + 8;
+      c->opt.theme_dir = a + 8;
     } else if (!strcmp(a, "--configuration") || !strcmp(a, "--dir") ||
                !strcmp(a, "--theme") || !strcmp(a, "--port")) {
       fprintf(stderr, "publish: option '%s' needs a value\n", a);
-      rc = usage(NULL);
-      goto out;
+      return usage(NULL);
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "publish: unknown option '%s'\n", a);
-      rc = usage(NULL);
-      goto out;
+      return usage(NULL);
     } else {
-      pos[npos++] = argv[i];
+      c->pos[c->npos++] = argv[i];
     }
   }
-  if (list_themes) {
-    if (npos || list || opt.theme_dir) {
+  return -1;
+}
+
+/* Runs the command c asks for, once its options are read: its exit
+ * status. */
+static int run(cli *c) {
+  if (c->npos >= 1 && !strcmp(c->pos[0], "new") && !c->list) {
+    if (c->npos != 2)
+      return usage("new takes one TITLE (quote it)");
+    return c->pos[1][0] ? pub_cmd_new(c->pos[1], c->dir_opt ? c->dir_opt : ".")
+                        : usage("the book needs a title");
+  }
+  if (c->npos >= 1 && !strcmp(c->pos[0], "customize") && !c->list) {
+    if (c->npos != 3)
+      return usage("customize takes BOOK_DIR and EDITION");
+    return pub_cmd_customize(c->pos[1], c->pos[2]);
+  }
+  if (c->dir_opt)
+    return usage("--dir goes with `publish new`");
+  bool serve =
+      c->npos >= 1 && !strcmp(c->pos[0], "serve") && !c->list && !c->watch;
+  if ((c->loop.open || c->port_given) && !serve)
+    return usage("--port and --open go with `publish serve`");
+  if (serve) {
+    if (c->npos < 2 || c->npos > 3)
+      return usage("serve takes BOOK_DIR and at most one EDITION");
+    c->loop.serve = true;
+    return pub_cmd_loop(c->pos[1], c->pos + 2, c->npos - 2, &c->opt, c->loop);
+  }
+  if (c->watch) {
+    if (c->npos < 1 || c->list)
+      return usage(c->list ? "--watch and --list do not go together" : NULL);
+    return pub_cmd_loop(c->pos[0], c->pos + 1, c->npos - 1, &c->opt, c->loop);
+  }
+  if (c->npos < 1)
+    return usage(NULL);
+  if (c->list && c->npos != 1)
+    return usage("--list takes only BOOK_DIR");
+  return cmd_publish(c->pos[0], c->pos + 1, c->npos - 1, &c->opt, c->list);
+}
+
+int octavo_publish_main(int argc, char **argv, const tpl_theme *themes,
+                        size_t nthemes, const char *default_theme) {
+  bk_themes_set(themes, nthemes, default_theme);
+  cli c = {.loop = {false, false, 8000}};
+  c.pos = oc_calloc((size_t)argc + 1, sizeof *c.pos);
+  char *theme_dir = NULL;
+  int rc = parse_args(&c, argc, argv);
+  if (rc >= 0)
+    goto out;
+  rc = 2;
+  if (c.list_themes) {
+    if (c.npos || c.list || c.opt.theme_dir) {
       rc = usage("--themes takes nothing else");
       goto out;
     }
@@ -1364,73 +773,23 @@ int octavo_publish_main(int argc, char **argv, const tpl_theme *themes,
     rc = 0;
     goto out;
   }
-  if (opt.theme_dir) {
+  if (c.opt.theme_dir) {
     /* Canonical, as the sandbox and the loader want it; messages name
      * the files under it. */
-    theme_dir = realpath(opt.theme_dir, NULL);
+    theme_dir = realpath(c.opt.theme_dir, NULL);
     struct stat st;
     if (!theme_dir || stat(theme_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-      fprintf(stderr, "publish: error: --theme %s: %s\n", opt.theme_dir,
+      fprintf(stderr, "publish: error: --theme %s: %s\n", c.opt.theme_dir,
               theme_dir ? "not a folder" : strerror(errno));
       rc = 1;
       goto out;
     }
-    opt.theme_shown = opt.theme_dir;
-    opt.theme_dir = theme_dir;
+    c.opt.theme_shown = c.opt.theme_dir;
+    c.opt.theme_dir = theme_dir;
   }
-  if (npos >= 1 && !strcmp(pos[0], "new") && !list) {
-    if (npos != 2) {
-      rc = usage("new takes one TITLE (quote it)");
-      goto out;
-    }
-    rc = cmd_new(pos[1], dir_opt ? dir_opt : ".");
-    goto out;
-  }
-  if (npos >= 1 && !strcmp(pos[0], "customize") && !list) {
-    if (npos != 3) {
-      rc = usage("customize takes BOOK_DIR and EDITION");
-      goto out;
-    }
-    rc = cmd_customize(pos[1], pos[2]);
-    goto out;
-  }
-  if (dir_opt) {
-    rc = usage("--dir goes with `publish new`");
-    goto out;
-  }
-  bool serve = npos >= 1 && !strcmp(pos[0], "serve") && !list && !watch;
-  if ((loop.open || port_given) && !serve) {
-    rc = usage("--port and --open go with `publish serve`");
-    goto out;
-  }
-  if (serve) {
-    if (npos < 2 || npos > 3) {
-      rc = usage("serve takes BOOK_DIR and at most one EDITION");
-      goto out;
-    }
-    loop.serve = true;
-    rc = cmd_loop(pos[1], pos + 2, npos - 2, &opt, loop);
-    goto out;
-  }
-  if (watch) {
-    if (npos < 1 || list) {
-      rc = usage(list ? "--watch and --list do not go together" : NULL);
-      goto out;
-    }
-    rc = cmd_loop(pos[0], pos + 1, npos - 1, &opt, loop);
-    goto out;
-  }
-  if (npos < 1) {
-    rc = usage(NULL);
-    goto out;
-  }
-  if (list && npos != 1) {
-    rc = usage("--list takes only BOOK_DIR");
-    goto out;
-  }
-  rc = cmd_publish(pos[0], pos + 1, npos - 1, &opt, list);
+  rc = run(&c);
 out:
   free(theme_dir);
-  free(pos);
+  free(c.pos);
   return rc;
 }

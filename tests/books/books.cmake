@@ -87,9 +87,11 @@ set_tests_properties(books_rawhtml PROPERTIES
 # publish warns that it runs unconfined, without -v.
 add_executable(octavo-nosys ${BOOKS_DIR}/nosys.c)
 add_executable(publish-planted ${PROJECT_SOURCE_DIR}/runtime/book/publish.c
+               ${PROJECT_SOURCE_DIR}/runtime/book/publish_loop.c
+               ${PROJECT_SOURCE_DIR}/runtime/book/publish_new.c
                ${PROJECT_SOURCE_DIR}/runtime/book/publish_bundled.c
                ${BOOKS_DIR}/plant_escape.c)
-target_link_libraries(publish-planted PRIVATE octavo_publish)
+target_link_libraries(publish-planted PRIVATE octavo_publish octavo_serve)
 target_compile_definitions(publish-planted PRIVATE OCTAVO_TEST_PLANT_ESCAPE
                            OCTAVO_VERSION="${PROJECT_VERSION}")
 add_test(NAME books_sandbox

@@ -89,9 +89,9 @@ octavo_fuzz_target(chapter book
                    SOURCES ${FUZZ_DIR}/fuzz_chapter.c ${FUZZ_DIR}/fuzz_tmpbook.c
                    LIBS octavo_publish)
 # Code through the highlighter: the first line names the language.
-octavo_fuzz_target(highlight book
+octavo_fuzz_target(highlight leaf
                    SOURCES ${FUZZ_DIR}/fuzz_highlight.c
-                   LIBS octavo_book)
+                   LIBS octavo_highlight)
 # A page's HTML through the website's search index.
 octavo_fuzz_target(search book SOURCES ${FUZZ_DIR}/fuzz_search.c
                    LIBS octavo_book)

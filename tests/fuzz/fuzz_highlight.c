@@ -1,4 +1,4 @@
-/* libFuzzer target for the code highlighter (runtime/book/book_highlight.c):
+/* libFuzzer target for the code highlighter (runtime/highlight/hl_highlight.c):
  * the input's first line is a fence's language name, the rest the code.
  * The names resolve to highlight-common's grammars (any of its 218, read
  * once and kept across inputs, as an edition keeps them across blocks);
@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "book_highlight.h"
+#include "hl_highlight.h"
 
-static bk_hl *hl;
+static hl_highlighter *hl;
 
 static void check_text(const char *html, size_t hlen, const char *code,
                        size_t len) {
@@ -56,7 +56,7 @@ static void check_text(const char *html, size_t hlen, const char *code,
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!hl)
-    hl = bk_hl_new(NULL, NULL);
+    hl = hl_new(NULL, NULL);
   const char *s = (const char *)data;
   const char *nl = memchr(s, '\n', size);
   if (!nl || nl - s > 40)
@@ -68,7 +68,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   size_t len = size - (size_t)(code - s);
   oc_sb b;
   oc_sb_init(&b, NULL, len * 2 + 16);
-  if (bk_hl_html(hl, lang, code, len, &b, NULL))
+  if (hl_html(hl, lang, code, len, &b, NULL))
     check_text(b.p ? b.p : "", b.len, code, len);
   oc_sb_free(&b);
   return 0;

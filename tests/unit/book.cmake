@@ -5,24 +5,18 @@
 # YAML parser's events and files must all be freed. bench_markdown times
 # bk_md_render against cmark-gfm alone; it is not a test (run it by hand on
 # a corpus book).
-foreach(t markdown slug config highlight search)
+foreach(t markdown slug config search)
   add_executable(test_${t} ${CMAKE_CURRENT_LIST_DIR}/test_${t}.c)
   target_link_libraries(test_${t} PRIVATE octavo_book)
   octavo_test(unit_${t} book COMMAND test_${t})
   octavo_valgrind_test(unit_${t}_valgrind book COMMAND test_${t})
 endforeach()
 
-# The names Easybook's books give code (GeSHi's language files) against
-# the highlighter's table.
-octavo_test(unit_highlight_geshi book
-  REQUIRES /usr/share/php-geshi/geshi=php-geshi
-  COMMAND test_highlight --geshi /usr/share/php-geshi/geshi)
-
 # Line breaking in Chinese and Japanese (test_cjk.c): ICU's opportunities
-# as publish asks for them (book_linebreak.c) and the engine's rules that
+# as publish asks for them (octavo_linebreak) and the engine's rules that
 # complete them (ts_cjk.c in octavo_typeset).
 add_executable(test_cjk ${CMAKE_CURRENT_LIST_DIR}/test_cjk.c)
-target_link_libraries(test_cjk PRIVATE octavo_book octavo_typeset)
+target_link_libraries(test_cjk PRIVATE octavo_linebreak octavo_typeset)
 octavo_test(unit_cjk book COMMAND test_cjk)
 octavo_valgrind_test(unit_cjk_valgrind book COMMAND test_cjk)
 

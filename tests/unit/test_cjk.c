@@ -1,5 +1,5 @@
 /* Line breaking in Chinese and Japanese: ICU's opportunities as the book
- * side finds them (book_linebreak.c), checked for the line-start and
+ * side finds them (lb_linebreak.c), checked for the line-start and
  * line-end prohibitions, and the engine's rules that complete them
  * (ts_cjk.c), with and without ICU. */
 #include <stdbool.h>
@@ -7,8 +7,8 @@
 #include <string.h>
 #include <utf8proc.h>
 
-#include "book_linebreak.h"
 #include "check.h"
+#include "lb_linebreak.h"
 #include "ts_cjk.h"
 
 static size_t decode(const char *s, uint32_t *cps, size_t cap) {
@@ -27,13 +27,12 @@ static size_t decode(const char *s, uint32_t *cps, size_t cap) {
 
 /* s with '|' where a line may break; icu: ask ICU first (as publish does),
  * else the engine's rules alone; raw: ICU's answer, not completed. */
-static char *marked(bk_linebreaker *lb, const char *lang, const char *s,
-                    bool raw) {
+static char *marked(lb_breaker *lb, const char *lang, const char *s, bool raw) {
   uint32_t cps[256];
   bool brk[256] = {0};
   size_t n = decode(s, cps, 256);
   if (lb)
-    CHECK(bk_line_breaks(lb, lang, cps, n, brk));
+    CHECK(lb_breaks(lb, lang, cps, n, brk));
   if (!raw)
     ts_cjk_breaks(cps, n, brk);
   static char out[2048];
@@ -51,12 +50,10 @@ static char *marked(bk_linebreaker *lb, const char *lang, const char *s,
 /* ICU's strict rules for Japanese keep ch off a line's start (CLOSE) or
  * end (OPEN), and the engine, which enforces it without ICU, has ch in
  * that class. */
-static void check_prohibited(bk_linebreaker *lb, const char *ch,
-                             ts_cjk_class cls) {
+static void check_prohibited(lb_breaker *lb, const char *ch, ts_cjk_class cls) {
   char s[32], want[32];
   snprintf(s, sizeof s, "字%s字", ch);
-  snprintf(want, sizeof want, cls == TS_CJK_CLOSE ? "字%s|字" : "字|%s字",
-           ch);
+  snprintf(want, sizeof want, cls == TS_CJK_CLOSE ? "字%s|字" : "字|%s字", ch);
   CHECK_STR(marked(lb, "ja", s, true), want);
   uint32_t cp[2];
   decode(ch, cp, 2);
@@ -66,7 +63,7 @@ static void check_prohibited(bk_linebreaker *lb, const char *ch,
 /* ICU's strict rules for Japanese already forbid every line start and line
  * end the engine forbids, but for the curly quotes (Unicode 15.1's LB19a,
  * after ICU 72). */
-static void test_icu_kinsoku(bk_linebreaker *lb) {
+static void test_icu_kinsoku(lb_breaker *lb) {
   static const char *no_start[] = {"。", "，", "、", "」", "）", "』", "】",
                                    "〕", "！", "？", "・", "ー", "ゃ", "ゅ",
                                    "ょ", "っ", "ァ", "ッ", "ャ", "ヵ", "々",
@@ -84,7 +81,7 @@ static void test_icu_kinsoku(bk_linebreaker *lb) {
   CHECK_STR(marked(lb, "en", "说“你好”然", false), "说|“你|好”|然");
 }
 
-static void test_rules(bk_linebreaker *lb) {
+static void test_rules(lb_breaker *lb) {
   CHECK_STR(marked(lb, "zh", "他说：“你好。”然后走了。", false),
             "他|说：|“你|好。”|然|后|走|了。");
   CHECK_STR(marked(lb, "ja", "ちょっと待ってください。", false),
@@ -118,7 +115,7 @@ static void test_rules(bk_linebreaker *lb) {
 
 /* A language ICU does not know, none, characters beyond the BMP, one
  * iterator reused across languages. */
-static void test_languages(bk_linebreaker *lb) {
+static void test_languages(lb_breaker *lb) {
   CHECK_STR(marked(lb, NULL, "汉字。", false), "汉|字。");
   CHECK_STR(marked(lb, "xx-bogus-tag!", "汉字。", false), "汉|字。");
   CHECK_STR(marked(lb, "zh-Hant-TW", "𠀀𠀁字", false), "𠀀|𠀁|字");
@@ -126,11 +123,11 @@ static void test_languages(bk_linebreaker *lb) {
 }
 
 int main(void) {
-  bk_linebreaker *lb = bk_linebreaker_new();
+  lb_breaker *lb = lb_new();
   test_icu_kinsoku(lb);
   test_rules(lb);
   test_languages(lb);
-  bk_linebreaker_free(lb);
+  lb_free(lb);
   printf("cjk: %d passed, %d failed\n", passed, failed);
   return failed != 0;
 }

@@ -1,4 +1,4 @@
-/* Unit tests of the code highlighter (runtime/book/book_highlight.c) on
+/* Unit tests of the code highlighter (runtime/highlight/hl_highlight.c) on
  * the grammars of Debian's highlight-common: the names a fence may use,
  * the classes of tokens in the languages books show most, the nested
  * grammars of HTML, the hook-driven states (PHP's and the shell's here
@@ -9,16 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "book_highlight.h"
+#include "hl_highlight.h"
 
 #include "check.h"
 
-static bk_hl *hl;
+static hl_highlighter *hl;
 
 static char *html(const char *lang, const char *code) {
   oc_sb b;
   oc_sb_init(&b, NULL, 64);
-  if (!bk_hl_html(hl, lang, code, strlen(code), &b, NULL)) {
+  if (!hl_html(hl, lang, code, strlen(code), &b, NULL)) {
     oc_sb_free(&b);
     return NULL;
   }
@@ -88,18 +88,18 @@ static void test_names(void) {
       {"delphi", "pas"},     {"vbnet", "vb"},         {"plsql", "sql"},
   };
   for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
-    const char *got = bk_hl_resolve(hl, want[i][0]);
+    const char *got = hl_resolve(hl, want[i][0]);
     CHECK_STR(got ? got : "(none)", want[i][1]);
   }
   static const char *const none[] = {"klingon", "../etc/passwd", "a/b", "",
                                      "php.lang", "langDefs/php", "x y",
                                      "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"};
   for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
-    CHECK(bk_hl_resolve(hl, none[i]) == NULL);
+    CHECK(hl_resolve(hl, none[i]) == NULL);
   oc_sb b;
   oc_sb_init(&b, NULL, 16);
   const char *why = NULL;
-  CHECK(!bk_hl_html(hl, "klingon", "qapla'", 6, &b, &why));
+  CHECK(!hl_html(hl, "klingon", "qapla'", 6, &b, &why));
   CHECK(b.len == 0 && why && strstr(why, "no grammar"));
   oc_sb_free(&b);
 }
@@ -170,27 +170,27 @@ static void test_blocks_independent(void) {
   free(d);
 }
 
-/* Caps: a line over BK_HL_MAX_LINE is set plain; a long block of short
+/* Caps: a line over HL_MAX_LINE is set plain; a long block of short
  * lines is highlighted, and pathological lines end. */
 static void test_caps(void) {
-  size_t n = BK_HL_MAX_LINE + 10;
+  size_t n = HL_MAX_LINE + 10;
   char *line = malloc(n + 1);
   memset(line, 'a', n);
   line[n] = 0;
   oc_sb b;
   oc_sb_init(&b, NULL, 16);
   const char *why = NULL;
-  CHECK(!bk_hl_html(hl, "c", line, n, &b, &why));
+  CHECK(!hl_html(hl, "c", line, n, &b, &why));
   CHECK(why && strstr(why, "too long"));
   /* quotes and backslashes that keep expressions busy */
-  for (size_t i = 0; i < BK_HL_MAX_LINE - 1; i++)
+  for (size_t i = 0; i < HL_MAX_LINE - 1; i++)
     line[i] = "\"\\'/*<"[i % 6];
-  line[BK_HL_MAX_LINE - 1] = 0;
+  line[HL_MAX_LINE - 1] = 0;
   static const char *const langs[] = {"c", "php", "sh", "python", "html",
                                       "yaml", "diff", "console", "ruby"};
   for (size_t i = 0; i < sizeof langs / sizeof langs[0]; i++) {
     b.len = 0;
-    CHECK(bk_hl_html(hl, langs[i], line, strlen(line), &b, NULL));
+    CHECK(hl_html(hl, langs[i], line, strlen(line), &b, NULL));
   }
   oc_sb_free(&b);
   free(line);
@@ -271,7 +271,7 @@ static void test_geshi_names(const char *dir) {
     bool plain = false;
     for (size_t i = 0; i < sizeof geshi_plain / sizeof geshi_plain[0]; i++)
       plain = plain || !strcmp(name, geshi_plain[i]);
-    const char *got = bk_hl_resolve(hl, name);
+    const char *got = hl_resolve(hl, name);
     if (plain ? got != NULL : got == NULL) {
       fprintf(stderr, "GeSHi's '%s' %s\n", name,
               got ? "resolves: take it off geshi_plain"
@@ -290,10 +290,10 @@ static void test_geshi_names(const char *dir) {
 }
 
 int main(int argc, char **argv) {
-  hl = bk_hl_new(NULL, NULL);
+  hl = hl_new(NULL, NULL);
   if (argc == 3 && !strcmp(argv[1], "--geshi")) {
     test_geshi_names(argv[2]);
-    bk_hl_free(hl);
+    hl_free(hl);
     printf("test_highlight: %d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
   }
@@ -307,7 +307,7 @@ int main(int argc, char **argv) {
     char *s = html(argv[1], buf);
     fputs(s ? s : "(unknown)\n", stdout);
     free(s);
-    bk_hl_free(hl);
+    hl_free(hl);
     return 0;
   }
   test_names();
@@ -315,8 +315,8 @@ int main(int argc, char **argv) {
   test_diff_console();
   test_blocks_independent();
   test_caps();
-  test_all_grammars(BK_HL_DATA_DIR);
-  bk_hl_free(hl);
+  test_all_grammars(HL_DATA_DIR);
+  hl_free(hl);
   printf("test_highlight: %d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }

@@ -1,5 +1,5 @@
-/* Unicode's line break opportunities through ICU (book_linebreak.h). */
-#include "book_linebreak.h"
+/* Unicode's line break opportunities through ICU (lb_linebreak.h). */
+#include "lb_linebreak.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -10,17 +10,15 @@
 
 #include "oc_alloc.h"
 
-struct bk_linebreaker {
+struct lb_breaker {
   UBreakIterator *bi;
   char *lang; /* the language bi was opened for ("" for none) */
   bool failed;
 };
 
-bk_linebreaker *bk_linebreaker_new(void) {
-  return oc_calloc(1, sizeof(bk_linebreaker));
-}
+lb_breaker *lb_new(void) { return oc_calloc(1, sizeof(lb_breaker)); }
 
-void bk_linebreaker_free(bk_linebreaker *lb) {
+void lb_free(lb_breaker *lb) {
   if (!lb)
     return;
   if (lb->bi)
@@ -32,7 +30,7 @@ void bk_linebreaker_free(bk_linebreaker *lb) {
 /* The iterator for lang: ICU's locale from the BCP 47 tag, with the strict
  * line breaking rules (lb=strict: small kana and the prolonged sound mark
  * never start a line). */
-static UBreakIterator *iterator_for(bk_linebreaker *lb, const char *lang) {
+static UBreakIterator *iterator_for(lb_breaker *lb, const char *lang) {
   if (!lang)
     lang = "";
   if (lb->bi && strcmp(lb->lang, lang) == 0)
@@ -62,9 +60,9 @@ static UBreakIterator *iterator_for(bk_linebreaker *lb, const char *lang) {
   return lb->bi;
 }
 
-bool bk_line_breaks(void *user, const char *lang, const uint32_t *cps, size_t n,
-                    bool *brk) {
-  bk_linebreaker *lb = user;
+bool lb_breaks(void *user, const char *lang, const uint32_t *cps, size_t n,
+               bool *brk) {
+  lb_breaker *lb = user;
   if (!lb || n == 0 || n > INT32_MAX / 2)
     return false;
   UBreakIterator *bi = iterator_for(lb, lang);

@@ -1,4 +1,4 @@
-/* Highlighting of code from highlight's grammars (book_highlight.h).
+/* Highlighting of code from highlight's grammars (hl_highlight.h).
  *
  * A grammar (langDefs/NAME.lang) is a Lua chunk that sets globals:
  * Keywords (lists and regular expressions, each with a group Id),
@@ -29,7 +29,7 @@
  * one line are found once (again only when a nested grammar starts or
  * ends), PCRE2 runs under match and depth limits, and Lua under an
  * instruction and a memory cap. */
-#include "book_highlight.h"
+#include "hl_highlight.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -136,7 +136,7 @@ typedef struct hl_grammar {
   struct hl_run *run; /* the block being highlighted (AddKeyword) */
 } hl_grammar;
 
-struct bk_hl {
+struct hl_highlighter {
   char *langdefs, *filetypes;
   hl_grammar *grammars[MAX_GRAMMARS];
   size_t ngrammars;
@@ -753,7 +753,7 @@ static void grammar_free(hl_grammar *g) {
   free(g);
 }
 
-static hl_grammar *grammar_load(bk_hl *h, const char *stem) {
+static hl_grammar *grammar_load(hl_highlighter *h, const char *stem) {
   for (size_t i = 0; i < h->ngrammars; i++)
     if (!strcmp(h->grammars[i]->name, stem))
       return h->grammars[i];
@@ -858,7 +858,7 @@ static const char *const geshi_names[][2] = {
     {"z80", "assembler"},
 };
 
-static void read_filetypes(bk_hl *h) {
+static void read_filetypes(hl_highlighter *h) {
   h->ft_read = true;
   hl_grammar tmp;
   memset(&tmp, 0, sizeof tmp);
@@ -889,7 +889,7 @@ static void read_filetypes(bk_hl *h) {
   lua_close(L);
 }
 
-static bool grammar_file_exists(bk_hl *h, const char *stem) {
+static bool grammar_file_exists(hl_highlighter *h, const char *stem) {
   char *path = oc_malloc(strlen(h->langdefs) + strlen(stem) + 8);
   sprintf(path, "%s/%s.lang", h->langdefs, stem);
   struct stat st;
@@ -898,7 +898,7 @@ static bool grammar_file_exists(bk_hl *h, const char *stem) {
   return ok;
 }
 
-const char *bk_hl_resolve(bk_hl *h, const char *name) {
+const char *hl_resolve(hl_highlighter *h, const char *name) {
   /* Only names of letters, digits and + # _ - : a name becomes a file
    * name in the grammars' folder, never a path. */
   char low[40];
@@ -936,10 +936,10 @@ const char *bk_hl_resolve(bk_hl *h, const char *name) {
   return NULL;
 }
 
-bk_hl *bk_hl_new(const char *data_dir, const char *conf_dir) {
-  bk_hl *h = oc_calloc(1, sizeof *h);
-  const char *d = data_dir ? data_dir : BK_HL_DATA_DIR;
-  const char *c = conf_dir ? conf_dir : BK_HL_CONF_DIR;
+hl_highlighter *hl_new(const char *data_dir, const char *conf_dir) {
+  hl_highlighter *h = oc_calloc(1, sizeof *h);
+  const char *d = data_dir ? data_dir : HL_DATA_DIR;
+  const char *c = conf_dir ? conf_dir : HL_CONF_DIR;
   h->langdefs = oc_malloc(strlen(d) + 10);
   sprintf(h->langdefs, "%s/langDefs", d);
   h->filetypes = oc_malloc(strlen(c) + 16);
@@ -951,7 +951,7 @@ bk_hl *bk_hl_new(const char *data_dir, const char *conf_dir) {
   return h;
 }
 
-void bk_hl_free(bk_hl *h) {
+void hl_free(hl_highlighter *h) {
   if (!h)
     return;
   for (size_t i = 0; i < h->ngrammars; i++)
@@ -980,7 +980,7 @@ typedef struct tok {
 } tok;
 
 typedef struct hl_run {
-  bk_hl *h;
+  hl_highlighter *h;
   const char *code;
   size_t len;
   size_t line, line_end; /* the current line: [line, line_end) */
@@ -1566,8 +1566,8 @@ static void st_root(hl_run *r) {
 }
 
 /* Highlights code[0..len) with grammar g into out. */
-static void run_grammar(bk_hl *h, hl_grammar *g, const char *code, size_t len,
-                        bool diff, oc_sb *out) {
+static void run_grammar(hl_highlighter *h, hl_grammar *g, const char *code,
+                        size_t len, bool diff, oc_sb *out) {
   hl_run r;
   memset(&r, 0, sizeof r);
   r.h = h;
@@ -1616,7 +1616,8 @@ static size_t prompt_len(const char *s, size_t n) {
   return 0;
 }
 
-static void run_console(bk_hl *h, const char *code, size_t len, oc_sb *out) {
+static void run_console(hl_highlighter *h, const char *code, size_t len,
+                        oc_sb *out) {
   hl_grammar *sh = grammar_load(h, "sh");
   size_t at = 0;
   while (at < len) {
@@ -1651,14 +1652,14 @@ static void run_console(bk_hl *h, const char *code, size_t len, oc_sb *out) {
   }
 }
 
-bool bk_hl_html(bk_hl *h, const char *lang, const char *code, size_t len,
-                oc_sb *out, const char **why) {
-  const char *stem = bk_hl_resolve(h, lang);
+bool hl_html(hl_highlighter *h, const char *lang, const char *code, size_t len,
+             oc_sb *out, const char **why) {
+  const char *stem = hl_resolve(h, lang);
   if (why)
     *why = "no grammar of that name is installed";
   if (!stem)
     return false;
-  if (len > BK_HL_MAX_BYTES) {
+  if (len > HL_MAX_BYTES) {
     if (why)
       *why = "the block is too large to highlight";
     return false;
@@ -1666,7 +1667,7 @@ bool bk_hl_html(bk_hl *h, const char *lang, const char *code, size_t len,
   for (size_t at = 0; at < len;) {
     const char *nl = memchr(code + at, '\n', len - at);
     size_t end = nl ? (size_t)(nl - code) : len;
-    if (end - at > BK_HL_MAX_LINE) {
+    if (end - at > HL_MAX_LINE) {
       if (why)
         *why = "a line is too long to highlight";
       return false;

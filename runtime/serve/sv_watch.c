@@ -1,8 +1,8 @@
-/* Folder trees watched with inotify (book_watch.h). inotify watches one
+/* Folder trees watched with inotify (sv_watch.h). inotify watches one
  * folder, not its tree: each folder gets its watch, and a folder created
  * or moved in later gets its own (and those below it) when its event is
  * read, while the limit lasts; past it, folders are only counted. */
-#include "book_watch.h"
+#include "sv_watch.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -24,7 +24,7 @@ typedef struct watched {
   char *path;
 } watched;
 
-struct bk_watch {
+struct sv_watch {
   int fd;
   char *content_dir;
   char *skip;
@@ -40,16 +40,16 @@ enum {
          IN_ONLYDIR
 };
 
-bk_watch *bk_watch_new(const char *content_dir) {
+sv_watch *sv_watch_new(const char *content_dir) {
   int fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
   if (fd < 0)
     return NULL;
-  bk_watch *w = oc_calloc(1, sizeof *w);
+  sv_watch *w = oc_calloc(1, sizeof *w);
   w->fd = fd;
   w->content_dir = oc_strdup(content_dir);
   /* the kernel's limit is the user's, shared with every other program
      that watches: a quarter of it at most */
-  w->limit = BK_WATCH_MAX_FOLDERS;
+  w->limit = SV_WATCH_MAX_FOLDERS;
   FILE *f = fopen("/proc/sys/fs/inotify/max_user_watches", "re");
   unsigned long max;
   if (f && fscanf(f, "%lu", &max) == 1 && max / 4 < w->limit)
@@ -59,11 +59,11 @@ bk_watch *bk_watch_new(const char *content_dir) {
   return w;
 }
 
-size_t bk_watch_limit(const bk_watch *w) { return w->limit; }
+size_t sv_watch_limit(const sv_watch *w) { return w->limit; }
 
-size_t bk_watch_unwatched(const bk_watch *w) { return w->unwatched; }
+size_t sv_watch_unwatched(const sv_watch *w) { return w->unwatched; }
 
-void bk_watch_free(bk_watch *w) {
+void sv_watch_free(sv_watch *w) {
   if (!w)
     return;
   close(w->fd);
@@ -75,7 +75,7 @@ void bk_watch_free(bk_watch *w) {
   free(w);
 }
 
-static watched *find(bk_watch *w, int wd) {
+static watched *find(sv_watch *w, int wd) {
   for (size_t i = 0; i < w->n; i++)
     if (w->dirs[i].wd == wd)
       return &w->dirs[i];
@@ -89,7 +89,7 @@ static bool ignored_name(const char *name) {
 
 /* Watches dir, or counts it when past the limit. -1 when dir cannot be
  * watched for another reason. */
-static int watch_one(bk_watch *w, const char *dir) {
+static int watch_one(sv_watch *w, const char *dir) {
   if (w->n >= w->limit) {
     w->unwatched++;
     return 0;
@@ -117,7 +117,7 @@ static int watch_one(bk_watch *w, const char *dir) {
 /* dir and the folders below it, breadth first, so that when the limit
  * is reached the folders nearest the top (Contents, templates) are the
  * ones watched. */
-static int add_dir(bk_watch *w, const char *dir) {
+static int add_dir(sv_watch *w, const char *dir) {
   if (w->skip && !strcmp(dir, w->skip))
     return 0;
   if (watch_one(w, dir) != 0)
@@ -159,7 +159,7 @@ static int add_dir(bk_watch *w, const char *dir) {
   return 0;
 }
 
-int bk_watch_add_tree(bk_watch *w, const char *dir, const char *skip) {
+int sv_watch_add_tree(sv_watch *w, const char *dir, const char *skip) {
   if (skip && !w->skip)
     w->skip = oc_strdup(skip);
   return add_dir(w, dir);
@@ -171,7 +171,7 @@ static bool ends_with(const char *s, const char *suffix) {
 }
 
 /* Reads the events there are; how many were changes. */
-static int drain(bk_watch *w, bool *content_only) {
+static int drain(sv_watch *w, bool *content_only) {
   char buf[16384] __attribute__((aligned(__alignof__(struct inotify_event))));
   int changes = 0;
   for (;;) {
@@ -231,7 +231,7 @@ static int64_t now_ms(void) {
   return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-int bk_watch_wait(bk_watch *w, int settle_ms, int stop_fd,
+int sv_watch_wait(sv_watch *w, int settle_ms, int stop_fd,
                   bool *content_only) {
   *content_only = true;
   int seen = 0;

@@ -1,9 +1,9 @@
-/* publish serve's web server (book_serve.h), on libmicrohttpd's own
+/* publish serve's web server (sv_serve.h), on libmicrohttpd's own
  * polling thread (epoll): connections cost a descriptor and a small
  * buffer each, not a thread; an events channel with nothing to say is
  * suspended until a publish (or the heartbeat) resumes it. */
 #define _GNU_SOURCE /* O_PATH */
-#include "book_serve.h"
+#include "sv_serve.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -29,7 +29,6 @@
 #define HAVE_OPENAT2 1 /* else (headers before Linux 5.6): the walk alone */
 #endif
 
-#include "book_fs.h"
 #include "oc_alloc.h"
 #include "oc_path.h"
 #include "oc_sb.h"
@@ -67,7 +66,7 @@ typedef struct req {
 
 typedef struct channel channel;
 
-struct bk_server {
+struct sv_server {
   struct MHD_Daemon *d;
   unsigned port;
   unsigned max_connections;
@@ -84,6 +83,7 @@ struct bk_server {
   channel *waiting; /* the suspended channels, a list through next/prev */
   pthread_t heart;
   bool heart_started;
+  sv_lock lock; /* the output's, around every open beneath the book */
 };
 
 static void say(char *why, size_t n, const char *fmt, ...)
@@ -118,7 +118,7 @@ static int bind_loopback(unsigned port) {
   return fd;
 }
 
-int bk_serve_listen(unsigned port, unsigned *bound, bool *moved, char *why,
+int sv_serve_listen(unsigned port, unsigned *bound, bool *moved, char *why,
                     size_t nwhy) {
   *moved = false;
   if (port > 65535) {
@@ -353,15 +353,27 @@ static int open_beneath(int dir, const char *rel, int flags) {
 /* Why the folder served is not, or ROOT_OK when it is (or is missing). */
 enum {
   ROOT_OK,
-  ROOT_OUTPUT_OUT = BK_SERVE_OUTPUT_OUT,
-  ROOT_EDITION_OUT = BK_SERVE_EDITION_OUT
+  ROOT_OUTPUT_OUT = SV_SERVE_OUTPUT_OUT,
+  ROOT_EDITION_OUT = SV_SERVE_EDITION_OUT
 };
 
 /* BOOK/Output/<edition>, beneath the book and beneath Output: a folder
  * descriptor, or -1 with *why, and errno (EXDEV: a link leads out; ELOOP:
  * a link not followed, without openat2, or one that loops). Called under
- * bk_out_read_lock. */
-static int open_root(const bk_server *s, const char *edition, int *why) {
+ * the output's lock (read_lock). */
+/* The output's lock: between these no publish moves a folder that is
+ * served (sv_lock). */
+static void read_lock(const sv_server *s) {
+  if (s->lock.read_lock)
+    s->lock.read_lock(s->lock.user);
+}
+
+static void read_unlock(const sv_server *s) {
+  if (s->lock.read_unlock)
+    s->lock.read_unlock(s->lock.user);
+}
+
+static int open_root(const sv_server *s, const char *edition, int *why) {
   *why = ROOT_OK;
   int out = open_beneath(s->book_fd, "Output", O_PATH | O_DIRECTORY);
   if (out < 0) {
@@ -381,16 +393,16 @@ static int open_root(const bk_server *s, const char *edition, int *why) {
   return root;
 }
 
-int bk_serve_check(bk_server *s, char *why, size_t nwhy) {
+int sv_serve_check(sv_server *s, char *why, size_t nwhy) {
   pthread_mutex_lock(&s->mu);
   char *edition = s->edition ? oc_strdup(s->edition) : NULL;
   pthread_mutex_unlock(&s->mu);
   int problem = ROOT_OK, err = 0;
   if (edition) {
-    bk_out_read_lock();
+    read_lock(s);
     int fd = open_root(s, edition, &problem);
     err = errno;
-    bk_out_read_unlock();
+    read_unlock(s);
     if (fd >= 0)
       close(fd);
   }
@@ -411,17 +423,17 @@ int bk_serve_check(bk_server *s, char *why, size_t nwhy) {
 
 /* Opens rel beneath the served folder when it is a regular file; -1
  * else, *dir set when it is a folder. */
-static int open_inside(const bk_server *s, const char *edition, const char *rel,
+static int open_inside(const sv_server *s, const char *edition, const char *rel,
                        bool *dir, struct stat *st) {
   *dir = false;
   int fd = -1, problem;
-  bk_out_read_lock();
+  read_lock(s);
   int root = open_root(s, edition, &problem);
   if (root >= 0) {
     fd = open_beneath(root, rel, O_RDONLY | O_NONBLOCK | O_NOCTTY);
     close(root);
   }
-  bk_out_read_unlock();
+  read_unlock(s);
   bool known = fd >= 0 && fstat(fd, st) == 0;
   if (fd >= 0 && (!known || !S_ISREG(st->st_mode))) {
     *dir = known && S_ISDIR(st->st_mode);
@@ -510,7 +522,7 @@ static enum MHD_Result send_html(const req *r, int fd, const struct stat *st,
   return queue(r->c, MHD_HTTP_OK, resp, "Content-Type", type);
 }
 
-static enum MHD_Result send_file(const bk_server *s, const char *edition,
+static enum MHD_Result send_file(const sv_server *s, const char *edition,
                                  const req *r, const char *url) {
   struct MHD_Connection *c = r->c;
   const char *rel = url + 1;
@@ -552,7 +564,7 @@ static enum MHD_Result send_file(const bk_server *s, const char *edition,
 /* ---- the events channel ---------------------------------------------- */
 
 struct channel {
-  bk_server *s;
+  sv_server *s;
   struct MHD_Connection *c;
   unsigned long seen, beat;
   bool given; /* seen came with the request */
@@ -579,7 +591,7 @@ static void event(oc_sb *sb, const char *name, const char *data) {
   oc_sb_addc(sb, '\n');
 }
 
-static void unlist(bk_server *s, channel *ch) {
+static void unlist(sv_server *s, channel *ch) {
   if (ch->prev)
     ch->prev->next = ch->next;
   else
@@ -593,7 +605,7 @@ static void unlist(bk_server *s, channel *ch) {
 /* Resumes every suspended channel: each then finds something to send
  * (an event, the comment, or the end), so none is resumed for nothing.
  * Under s->mu. */
-static void wake_all(bk_server *s) {
+static void wake_all(sv_server *s) {
   while (s->waiting) {
     channel *ch = s->waiting;
     unlist(s, ch);
@@ -604,7 +616,7 @@ static void wake_all(bk_server *s) {
 static ssize_t channel_read(void *cls, uint64_t pos, char *buf, size_t max) {
   (void)pos;
   channel *ch = cls;
-  bk_server *s = ch->s;
+  sv_server *s = ch->s;
   pthread_mutex_lock(&s->mu);
   for (;;) {
     if (ch->off < ch->out.len) {
@@ -662,7 +674,7 @@ static ssize_t channel_read(void *cls, uint64_t pos, char *buf, size_t max) {
 
 static void channel_free(void *cls) {
   channel *ch = cls;
-  bk_server *s = ch->s;
+  sv_server *s = ch->s;
   pthread_mutex_lock(&s->mu);
   if (ch->waiting)
     unlist(s, ch);
@@ -671,7 +683,7 @@ static void channel_free(void *cls) {
   free(ch);
 }
 
-static enum MHD_Result events(bk_server *s, struct MHD_Connection *c) {
+static enum MHD_Result events(sv_server *s, struct MHD_Connection *c) {
   channel *ch = oc_calloc(1, sizeof *ch);
   ch->s = s;
   ch->c = c;
@@ -693,7 +705,7 @@ static enum MHD_Result events(bk_server *s, struct MHD_Connection *c) {
 /* Every 15 s, a comment on every channel: a page closed while its
    channel was suspended is noticed when the comment cannot be sent. */
 static void *heartbeat(void *cls) {
-  bk_server *s = cls;
+  sv_server *s = cls;
   pthread_mutex_lock(&s->mu);
   struct timespec until;
   clock_gettime(CLOCK_REALTIME, &until);
@@ -717,7 +729,7 @@ static const char forbidden[] =
     "publish serve answers to 127.0.0.1 and localhost only\n";
 
 /* host is 127.0.0.1 or localhost, with this server's port or none. */
-static bool host_ok(const bk_server *s, const char *host) {
+static bool host_ok(const sv_server *s, const char *host) {
   if (!host)
     return false;
   size_t n;
@@ -740,7 +752,7 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c,
                               size_t *upload_size, void **state) {
   (void)version;
   (void)upload;
-  bk_server *s = cls;
+  sv_server *s = cls;
   if (!*state) { /* headers only so far: answer when the request is whole */
     *state = s;
     return MHD_YES;
@@ -761,7 +773,7 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c,
                        read_only, sizeof read_only - 1);
   if (!strcmp(url, EVENTS_PATH))
     return events(s, c);
-  /* what is served may change (bk_serve_set): a copy for this request;
+  /* what is served may change (sv_serve_set): a copy for this request;
      the generation read before the file is opened */
   req r = {c, 0};
   pthread_mutex_lock(&s->mu);
@@ -800,7 +812,7 @@ static void quiet(void *cls, const char *fmt, va_list ap) {
  * and a file being sent. The soft limit is raised first, within the hard
  * one. */
 static unsigned connection_limit(void) {
-  rlim_t want = 2 * (rlim_t)BK_SERVE_MAX_CONNECTIONS + SPARE_FDS;
+  rlim_t want = 2 * (rlim_t)SV_SERVE_MAX_CONNECTIONS + SPARE_FDS;
   struct rlimit rl;
   if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
     return 64;
@@ -817,9 +829,12 @@ static unsigned connection_limit(void) {
   return (unsigned)n;
 }
 
-bk_server *bk_serve_start(int fd, const char *book_dir, const char *edition,
-                          const char *entry, char *why, size_t nwhy) {
-  bk_server *s = oc_calloc(1, sizeof *s);
+sv_server *sv_serve_start(int fd, const char *book_dir, const char *edition,
+                          const char *entry, const sv_lock *lock, char *why,
+                          size_t nwhy) {
+  sv_server *s = oc_calloc(1, sizeof *s);
+  if (lock)
+    s->lock = *lock;
   s->edition = edition ? oc_strdup(edition) : NULL;
   s->entry = entry ? oc_strdup(entry) : NULL;
   pthread_mutex_init(&s->mu, NULL);
@@ -828,7 +843,7 @@ bk_server *bk_serve_start(int fd, const char *book_dir, const char *edition,
   if (s->book_fd < 0) {
     say(why, nwhy, "cannot open %s: %s", book_dir, strerror(errno));
     close(fd);
-    bk_serve_stop(s);
+    sv_serve_stop(s);
     return NULL;
   }
   struct sockaddr_in sa;
@@ -840,31 +855,31 @@ bk_server *bk_serve_start(int fd, const char *book_dir, const char *edition,
       MHD_USE_AUTO_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME, 0, NULL, NULL,
       answer, s, MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd,
       MHD_OPTION_CONNECTION_LIMIT, s->max_connections,
-      MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)BK_SERVE_IDLE_SECONDS,
+      MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)SV_SERVE_IDLE_SECONDS,
       MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768,
       MHD_OPTION_EXTERNAL_LOGGER, quiet, NULL, MHD_OPTION_END);
   if (!s->d) {
     say(why, nwhy, "libmicrohttpd could not start a server: %s",
         strerror(errno));
     close(fd);
-    bk_serve_stop(s);
+    sv_serve_stop(s);
     return NULL;
   }
   int err = pthread_create(&s->heart, NULL, heartbeat, s);
   if (err) {
     say(why, nwhy, "cannot start a thread: %s", strerror(err));
-    bk_serve_stop(s);
+    sv_serve_stop(s);
     return NULL;
   }
   s->heart_started = true;
   return s;
 }
 
-unsigned bk_serve_max_connections(const bk_server *s) {
+unsigned sv_serve_max_connections(const sv_server *s) {
   return s->max_connections;
 }
 
-void bk_serve_set(bk_server *s, const char *edition, const char *entry) {
+void sv_serve_set(sv_server *s, const char *edition, const char *entry) {
   pthread_mutex_lock(&s->mu);
   free(s->edition);
   free(s->entry);
@@ -873,7 +888,7 @@ void bk_serve_set(bk_server *s, const char *edition, const char *entry) {
   pthread_mutex_unlock(&s->mu);
 }
 
-void bk_serve_reload(bk_server *s) {
+void sv_serve_reload(sv_server *s) {
   pthread_mutex_lock(&s->mu);
   s->gen++;
   s->failed = false;
@@ -883,7 +898,7 @@ void bk_serve_reload(bk_server *s) {
   pthread_mutex_unlock(&s->mu);
 }
 
-void bk_serve_failure(bk_server *s, const char *text) {
+void sv_serve_failure(sv_server *s, const char *text) {
   pthread_mutex_lock(&s->mu);
   s->gen++;
   s->failed = true;
@@ -893,7 +908,7 @@ void bk_serve_failure(bk_server *s, const char *text) {
   pthread_mutex_unlock(&s->mu);
 }
 
-void bk_serve_stop(bk_server *s) {
+void sv_serve_stop(sv_server *s) {
   if (!s)
     return;
   /* libmicrohttpd may not stop with a connection suspended: every
