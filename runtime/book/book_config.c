@@ -1448,8 +1448,7 @@ static const char *text(oc_arena *a, tpl_value map, const char *key,
   return bk_value_text(a, field(map, key), dflt);
 }
 
-/* The strings of a list of names (labels, toc.elements); one holding a
- * NUL byte names no element, so it is left out. */
+/* The strings of a list of names (labels, toc.elements). */
 static bk_strings name_list(oc_arena *a, tpl_value v) {
   bk_strings l = {NULL, 0};
   if (v.type != TPL_LIST)
@@ -1457,40 +1456,35 @@ static bk_strings name_list(oc_arena *a, tpl_value v) {
   const char **out = oc_arena_alloc(a, (v.u.list->len + 1) * sizeof *out);
   for (size_t i = 0; i < v.u.list->len; i++) {
     tpl_value x = v.u.list->items[i];
-    if (x.type == TPL_STR && !memchr(x.u.s, 0, x.len))
+    if (x.type == TPL_STR)
       out[l.n++] = oc_arena_strndup(a, x.u.s, x.len);
   }
   l.v = out;
   return l;
 }
 
-/* A text or a list of texts (description, keywords); as the PDF's
- * metadata, a C string, ends at the first NUL byte, the list does too. */
+/* A text or a list of texts (description, keywords). */
 static bk_strings text_list(oc_arena *a, tpl_value v) {
   bk_strings l = {NULL, 0};
   size_t n = v.type == TPL_LIST ? v.u.list->len : v.type == TPL_STR ? 1 : 0;
   const char **out = oc_arena_alloc(a, (n + 1) * sizeof *out);
   for (size_t i = 0; i < n; i++) {
     tpl_value x = v.type == TPL_LIST ? v.u.list->items[i] : v;
-    if (x.type != TPL_STR)
-      continue;
-    out[l.n++] = oc_arena_strndup(a, x.u.s, x.len);
-    if (memchr(x.u.s, 0, x.len))
-      break;
+    if (x.type == TPL_STR)
+      out[l.n++] = oc_arena_strndup(a, x.u.s, x.len);
   }
   l.v = out;
   return l;
 }
 
-/* before_publish, after_publish: a command or a list of them. */
-static bk_strings commands(oc_arena *a, tpl_value v, bool *list) {
-  bk_strings l = {NULL, 0};
-  *list = v.type == TPL_LIST;
-  size_t n = *list ? v.u.list->len : v.type == TPL_STR ? 1 : 0;
-  const char **out = oc_arena_alloc(a, (n + 1) * sizeof *out);
+static bk_commands commands(oc_arena *a, tpl_value v) {
+  bk_commands l = {NULL, 0, v.type == TPL_LIST};
+  size_t n = l.list ? v.u.list->len : v.type == TPL_STR ? 1 : 0;
+  const char **out = oc_arena_calloc(a, n + 1, sizeof *out);
   for (size_t i = 0; i < n; i++) {
-    tpl_value x = *list ? v.u.list->items[i] : v;
-    out[i] = x.type == TPL_STR ? oc_arena_strndup(a, x.u.s, x.len) : NULL;
+    tpl_value x = l.list ? v.u.list->items[i] : v;
+    if (x.type == TPL_STR)
+      out[i] = oc_arena_strndup(a, x.u.s, x.len);
   }
   l.v = out;
   l.n = n;
@@ -1589,17 +1583,14 @@ static void read_edition(oc_arena *a, const char *name, tpl_value m,
       positive(m, "template_max_output_mb", BK_DEFAULT_TEMPLATE_OUTPUT_MB);
   o->image_max_megapixels = positive(m, "image_max_megapixels", 0);
   o->image_max_ppi = positive(m, "image_max_ppi", 0);
-  o->before_publish =
-      commands(a, field(m, "before_publish"), &o->before_publish_list);
-  o->after_publish =
-      commands(a, field(m, "after_publish"), &o->after_publish_list);
+  o->before_publish = commands(a, field(m, "before_publish"));
+  o->after_publish = commands(a, field(m, "after_publish"));
 }
 
 void bk_book_conf_texts(oc_arena *a, tpl_value m, bk_book_conf *b) {
   tpl_value title = field(m, "title");
   b->title = bk_value_text(a, title, "");
   b->title_is_text = title.type == TPL_STR;
-  b->title_len = title.type == TPL_STR ? title.len : strlen(b->title);
   b->author = text(a, m, "author", "");
   b->edition = text(a, m, "edition", "");
   b->language = text(a, m, "language", "en");

@@ -326,7 +326,7 @@ static bool app_call(tpl_rt *rt, tpl_obj *self, const char *name, size_t len,
     else if (!strcmp(key, "publishing.book.slug")) {
       const char *s = e->bk.title_is_text
                           ? bk_slug(e->slugger, rt->arena, e->bk.title,
-                                    e->bk.title_len)
+                                    strlen(e->bk.title))
                           : "book";
       *out = tpl_str(s, strlen(s));
     } else if (!strcmp(key, "app.version"))
@@ -433,7 +433,8 @@ static int setup_env(bk_edition *e) {
   /* Reproducible: `random` is seeded from the book, not the clock. */
   tpl_env_set_random_seed(e->env,
                           e->bk.title_is_text
-                              ? tpl_hash_bytes(e->bk.title, e->bk.title_len)
+                              ? tpl_hash_bytes(e->bk.title,
+                                               strlen(e->bk.title))
                               : 1);
   /* Reproducible builds: SOURCE_DATE_EPOCH fixes "now" (the date a book
    * without publication_date prints). */

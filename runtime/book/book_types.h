@@ -8,8 +8,8 @@
  *
  * Every field holds what the configuration says once defaults (book_config.c)
  * and `extends` are applied; config.yml's checks have passed, so a field's
- * documented type is the one written. Texts are NUL-terminated: a value
- * holding a NUL byte is cut there, as the writers always read it.
+ * documented type is the one written. Texts are whole C strings: the
+ * reader of config.yml refuses a NUL byte in any string.
  *
  * Memory: the arena given to the reader (bk_config_load's, or the
  * edition's for bk_book_conf_texts) owns every struct and string. */
@@ -31,6 +31,15 @@ typedef struct bk_strings {
 
 /* Whether s is one of the texts. */
 bool bk_strings_has(const bk_strings *l, const char *s);
+
+/* before_publish or after_publish: a command, or a list of them. */
+typedef struct bk_commands {
+  const char *const *v; /* NULL for one that is not a string (config.yml
+                           checked that none is) */
+  size_t n;
+  bool list; /* written as a list: the places of its entries are
+                book.editions.<name>.<key>.<i> */
+} bk_commands;
 
 /* An option that is true, false or absent, or (an error a pdf edition
  * reports at write time) something else. */
@@ -80,8 +89,6 @@ typedef struct bk_book_conf {
   const char *title;  /* as text; "" when ~ */
   bool title_is_text; /* written as a string (not 1984, not ~): only then
                          does it seed `random` and make the book's slug */
-  size_t title_len;   /* its bytes, which the seed and the slug read whole
-                         (a NUL byte included) */
   const char *author;      /* as text; "" when ~ */
   const char *edition;     /* as text ("second"); "" when none */
   const char *language;    /* "en", "fr_CA" */
@@ -132,11 +139,7 @@ typedef struct bk_edition_conf {
      (ts_image.h) */
   int64_t template_max_iterations, template_max_output_mb;
   int64_t image_max_megapixels, image_max_ppi;
-  /* before_publish, after_publish: the commands (config.yml checked that
-     each is a string; an entry that is not is NULL); *_list: written as
-     a list (its entries' places are book.editions.<name>.<key>.<i>) */
-  bk_strings before_publish, after_publish;
-  bool before_publish_list, after_publish_list;
+  bk_commands before_publish, after_publish;
   tpl_value map; /* the merged edition: what templates see as `edition` */
 } bk_edition_conf;
 

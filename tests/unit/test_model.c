@@ -89,7 +89,6 @@ static void test_book(const bk_config *c) {
   /* the texts as written: editions render them (test_edition) */
   CHECK_IS(b->title, "{{ book.author }}'s notes");
   CHECK(b->title_is_text);
-  CHECK(b->title_len == strlen(b->title));
   CHECK_IS(b->author, "Ann");
   CHECK_IS(b->edition, ""); /* the default, ~ */
   CHECK_IS(b->language, "en");
@@ -194,9 +193,9 @@ static void test_editions(const bk_config *c) {
   CHECK(!web->has_bleed && web->bleed == NULL);
   CHECK(web->crop_marks == BK_FLAG_UNSET);
   CHECK(web->template_max_iterations == BK_DEFAULT_TEMPLATE_ITERATIONS);
-  CHECK(web->before_publish.n == 1 && !web->before_publish_list);
+  CHECK(web->before_publish.n == 1 && !web->before_publish.list);
   CHECK_IS(web->before_publish.v[0], "echo hi");
-  CHECK(web->after_publish.n == 2 && web->after_publish_list);
+  CHECK(web->after_publish.n == 2 && web->after_publish.list);
   CHECK_IS(web->after_publish.v[1], "two");
 
   /* ebook: options turned off, and values the pdf writer refuses */
