@@ -26,6 +26,15 @@ static void show(void *user, oc_severity sev, const char *file, unsigned line,
 }
 static const oc_reporter rep = {show, NULL};
 
+/* Where a diagnostic is expected: the last one kept. */
+static char last[256];
+static void keep(void *user, oc_severity sev, const char *file,
+                 unsigned line, unsigned col, const char *msg) {
+  (void)user, (void)sev, (void)file, (void)line, (void)col;
+  snprintf(last, sizeof last, "%s", msg);
+}
+static const oc_reporter kept = {keep, NULL};
+
 #define CHECK_IS(got, want) CHECK_STR((got), (want))
 
 static const char config[] =
@@ -315,6 +324,13 @@ static void test_edition(void) {
   }
   if (c)
     bk_edition_free(&e);
+  if (c) {
+    /* an edition the book does not have is an error, not a crash */
+    bk_edition none;
+    CHECK(bk_edition_init(&none, c, root, "nope", &opt, &kept) == -1);
+    CHECK_IS(last, "the book has no edition 'nope'");
+    bk_edition_free(&none);
+  }
   oc_arena_free(a);
 }
 
