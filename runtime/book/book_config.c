@@ -1567,7 +1567,8 @@ static void read_edition(oc_arena *a, const char *name, tpl_value m,
   o->toc_elements = name_list(a, field(toc, "elements"));
   o->labels = name_list(a, field(m, "labels"));
   o->footnotes = choice(field(m, "footnotes"), "page", "end");
-  o->footnote_numbering = choice(field(m, "footnote_numbering"), "item", "book");
+  o->footnote_numbering =
+      choice(field(m, "footnote_numbering"), "item", "book");
   tpl_value bleed = field(m, "bleed");
   o->has_bleed = bleed.type != TPL_NULL;
   o->bleed = bleed.type == TPL_STR ? oc_arena_strndup(a, bleed.u.s, bleed.len)
@@ -1577,8 +1578,8 @@ static void read_edition(oc_arena *a, const char *name, tpl_value m,
                                        : NULL;
   o->crop_marks = flag(field(m, "crop_marks"));
   o->pdf_a = flag(field(m, "pdf_a"));
-  o->template_max_iterations = positive(m, "template_max_iterations",
-                                        BK_DEFAULT_TEMPLATE_ITERATIONS);
+  o->template_max_iterations =
+      positive(m, "template_max_iterations", BK_DEFAULT_TEMPLATE_ITERATIONS);
   o->template_max_output_mb =
       positive(m, "template_max_output_mb", BK_DEFAULT_TEMPLATE_OUTPUT_MB);
   o->image_max_megapixels = positive(m, "image_max_megapixels", 0);

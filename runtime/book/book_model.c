@@ -324,10 +324,10 @@ static bool app_call(tpl_rt *rt, tpl_obj *self, const char *name, size_t len,
              !strcmp(key, "publishing.edition.id"))
       *out = tpl_str(e->name, strlen(e->name));
     else if (!strcmp(key, "publishing.book.slug")) {
-      const char *s = e->bk.title_is_text
-                          ? bk_slug(e->slugger, rt->arena, e->bk.title,
-                                    strlen(e->bk.title))
-                          : "book";
+      const char *s =
+          e->bk.title_is_text
+              ? bk_slug(e->slugger, rt->arena, e->bk.title, strlen(e->bk.title))
+              : "book";
       *out = tpl_str(s, strlen(s));
     } else if (!strcmp(key, "app.version"))
       *out = tpl_cstr(OCTAVO_VERSION);
@@ -433,8 +433,7 @@ static int setup_env(bk_edition *e) {
   /* Reproducible: `random` is seeded from the book, not the clock. */
   tpl_env_set_random_seed(e->env,
                           e->bk.title_is_text
-                              ? tpl_hash_bytes(e->bk.title,
-                                               strlen(e->bk.title))
+                              ? tpl_hash_bytes(e->bk.title, strlen(e->bk.title))
                               : 1);
   /* Reproducible builds: SOURCE_DATE_EPOCH fixes "now" (the date a book
    * without publication_date prints). */
@@ -450,13 +449,11 @@ static int setup_env(bk_edition *e) {
    * each stay under a per-page cap would still take minutes. Each publish
    * makes its editions anew, so each has a whole budget. */
   tpl_env_set_work_limit(
-      e->env,
-      (uint64_t)e->ed->template_max_iterations,
+      e->env, (uint64_t)e->ed->template_max_iterations,
       "the edition option template_max_iterations, for all of the "
       "edition's pages together");
   tpl_env_set_output_limit(
-      e->env,
-      (size_t)e->ed->template_max_output_mb << 20,
+      e->env, (size_t)e->ed->template_max_output_mb << 20,
       "the edition option template_max_output_mb, for all of the edition's "
       "pages together");
   tpl_env_set_budgets_shared(e->env, true);
@@ -1222,8 +1219,7 @@ static int load_item(bk_edition *e, bk_item *it, size_t i) {
   if (it->conf->title) {
     /* Titles are HTML (a heading's); the entry's is text. */
     it->title = bk_md_escape(e->a, it->conf->title, strlen(it->conf->title));
-  }
-  else if (it->md.title)
+  } else if (it->md.title)
     it->title = it->md.title;
   else
     it->title = bk_title(e, it->element);
@@ -1432,8 +1428,7 @@ int bk_edition_init(bk_edition *e, bk_config *cfg, const char *book_dir,
   e->rep = rep;
   e->ed = bk_config_edition_conf(cfg, name);
   if (!e->ed) {
-    oc_report(rep, OC_ERROR, NULL, 0, 0, "the book has no edition '%s'",
-              name);
+    oc_report(rep, OC_ERROR, NULL, 0, 0, "the book has no edition '%s'", name);
     return -1;
   }
   e->bk = *bk_config_book_conf(cfg);
@@ -1463,8 +1458,8 @@ int bk_edition_init(bk_edition *e, bk_config *cfg, const char *book_dir,
     return -1;
   bk_pos lang_pos = {"config.yml", 0, 0};
   bk_config_where(cfg, "book.language", &lang_pos);
-  if (bk_i18n_load_at(e->a, book_dir, e->bk.language, &lang_pos, name, e->format, rep,
-                      &e->labels, &e->titles) != 0)
+  if (bk_i18n_load_at(e->a, book_dir, e->bk.language, &lang_pos, name,
+                      e->format, rep, &e->labels, &e->titles) != 0)
     return -1;
   render_book_strings(e);
   return e->errors ? -1 : 0;

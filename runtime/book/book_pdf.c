@@ -153,8 +153,8 @@ static void doc_map_make(doc_map *m) {
     if (!at)
       continue;
     unsigned start = from_line + line_at(from, at) - 1;
-    m->spans[m->n++] = (item_span){
-        start, start + line_at(c, c + clen) - 1, &e->items[i]};
+    m->spans[m->n++] =
+        (item_span){start, start + line_at(c, c + clen) - 1, &e->items[i]};
     from_line = start + (*at == '\n');
     from = at + 1;
   }
@@ -498,8 +498,7 @@ static const char *theme_css(bk_edition *e, double w, double h, size_t *len) {
   bk_set(e, page, "width", tpl_float(w));
   bk_set(e, page, "height", tpl_float(h));
   bk_set(e, page, "size", bk_s(e, oc_arena_printf(e->a, "%gpt %gpt", w, h)));
-  bk_set(e, page, "name",
-         bk_s(e, e->ed->page_size));
+  bk_set(e, page, "name", bk_s(e, e->ed->page_size));
   return bk_render(e, "style.css.twig",
                    bk_vars1(e, "page", tpl_map_value(page)), len);
 }
@@ -647,12 +646,12 @@ int bk_write_pdf(bk_edition *e, bk_out *o) {
   if (page_size(e, &width, &height) != 0)
     return -1;
   ts_engine_input in = {0};
-  in.image_max_pixels = (e->ed->image_max_megapixels
-                              ? (uint64_t)e->ed->image_max_megapixels
-                              : TS_IMAGE_MAX_PIXELS / 1000000) *
-                        1000000;
-  in.image_max_ppi = e->ed->image_max_ppi ? (unsigned)e->ed->image_max_ppi
-                                          : TS_IMAGE_MAX_PPI;
+  in.image_max_pixels =
+      (e->ed->image_max_megapixels ? (uint64_t)e->ed->image_max_megapixels
+                                   : TS_IMAGE_MAX_PIXELS / 1000000) *
+      1000000;
+  in.image_max_ppi =
+      e->ed->image_max_ppi ? (unsigned)e->ed->image_max_ppi : TS_IMAGE_MAX_PPI;
   if (print_options(e, &in) != 0)
     return -1;
   bool cover_is_pdf = false;

@@ -86,9 +86,9 @@ bool bk_item_conf_in(const bk_item_conf *it, const char *edition,
  * writes them (bk_config_book_conf); an edition's copy has them rendered
  * as templates (bk_edition.bk, book.h). */
 typedef struct bk_book_conf {
-  const char *title;  /* as text; "" when ~ */
-  bool title_is_text; /* written as a string (not 1984, not ~): only then
-                         does it seed `random` and make the book's slug */
+  const char *title;       /* as text; "" when ~ */
+  bool title_is_text;      /* written as a string (not 1984, not ~): only then
+                              does it seed `random` and make the book's slug */
   const char *author;      /* as text; "" when ~ */
   const char *edition;     /* as text ("second"); "" when none */
   const char *language;    /* "en", "fr_CA" */
@@ -105,14 +105,14 @@ typedef struct bk_book_conf {
 
 /* One edition, merged: defaults ← the chain of `extends` ← the edition. */
 typedef struct bk_edition_conf {
-  const char *name;    /* its key under editions:, its Output/ folder */
-  const char *format;  /* lower case: epub, mobi, pdf, html, html_chunked;
-                          "" for a base that only others extend */
-  const char *extends; /* the edition it extends as written; "" when none */
-  const char *theme;   /* "clean" (or the themed publish's default) */
+  const char *name;        /* its key under editions:, its Output/ folder */
+  const char *format;      /* lower case: epub, mobi, pdf, html, html_chunked;
+                              "" for a base that only others extend */
+  const char *extends;     /* the edition it extends as written; "" when none */
+  const char *theme;       /* "clean" (or the themed publish's default) */
   const char *page_source; /* epub: the pdf edition whose printed pages it
                               marks; "" when none */
-  const char *isbn;            /* as text; "" when none */
+  const char *isbn;        /* as text; "" when none */
   const char *images_base_dir; /* "images/" */
   const char *page_size;       /* pdf: "A4", "6in 9in" */
   bool highlight_code;         /* highlight code blocks (true) */
@@ -130,9 +130,9 @@ typedef struct bk_edition_conf {
      0 item (also when absent), 1 book; -1 another value (an error the pdf
      writer reports) */
   int footnotes, footnote_numbering;
-  bool has_bleed;    /* pdf: bleed given (not ~) */
-  const char *bleed; /* its text (a number as text); NULL when it is
-                        neither a string nor a number */
+  bool has_bleed;            /* pdf: bleed given (not ~) */
+  const char *bleed;         /* its text (a number as text); NULL when it is
+                                neither a string nor a number */
   bk_flag crop_marks, pdf_a; /* pdf */
   /* the budgets (book_config.h): the templates' work and output, with
      their defaults; the image caps, 0 for the typesetter's defaults

@@ -28,8 +28,8 @@ static const oc_reporter rep = {show, NULL};
 
 /* Where a diagnostic is expected: the last one kept. */
 static char last[256];
-static void keep(void *user, oc_severity sev, const char *file,
-                 unsigned line, unsigned col, const char *msg) {
+static void keep(void *user, oc_severity sev, const char *file, unsigned line,
+                 unsigned col, const char *msg) {
   (void)user, (void)sev, (void)file, (void)line, (void)col;
   snprintf(last, sizeof last, "%s", msg);
 }
@@ -209,8 +209,7 @@ static void test_editions(const bk_config *c) {
 
   /* ebook: options turned off, and values the pdf writer refuses */
   CHECK_IS(ebook->page_source, "print");
-  CHECK(!ebook->include_styles && !ebook->highlight_code &&
-        !ebook->pdf_tagged);
+  CHECK(!ebook->include_styles && !ebook->highlight_code && !ebook->pdf_tagged);
   CHECK(ebook->search && ebook->chunk_level == 1);
   CHECK(ebook->pdf_a == BK_FLAG_BAD);
   CHECK(ebook->has_bleed);
