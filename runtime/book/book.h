@@ -205,8 +205,6 @@ tpl_map *bk_heading_map(bk_edition *e, const bk_heading *h);
 /* Map helpers for the template records: the writers read the structs
  * (book_types.h), and bk_get only what a template gave or sees. */
 tpl_value bk_get(tpl_value map, const char *key);
-const char *bk_get_str(oc_arena *a, tpl_value map, const char *key,
-                       const char *dflt);
 void bk_set(bk_edition *e, tpl_map *m, const char *key, tpl_value v);
 tpl_value bk_s(bk_edition *e, const char *s);    /* arena copy as a value */
 tpl_value bk_html(bk_edition *e, const char *s); /* same, marked safe */

@@ -32,11 +32,6 @@ tpl_value bk_get(tpl_value map, const char *key) {
   return v;
 }
 
-const char *bk_get_str(oc_arena *a, tpl_value map, const char *key,
-                       const char *dflt) {
-  return bk_value_text(a, bk_get(map, key), dflt);
-}
-
 void bk_set(bk_edition *e, tpl_map *m, const char *key, tpl_value v) {
   tpl_map_set_str(e->a, m, key, v);
 }
