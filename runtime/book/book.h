@@ -35,19 +35,28 @@ typedef struct bk_theme {
   const char *dir; /* the theme folder, canonical; NULL when compiled */
 } bk_theme;
 
+/* An item of the edition: its entry of contents: converted. */
 typedef struct bk_item {
-  const char *element;
-  tpl_value config;    /* the contents entry (a map) */
-  const char *number;  /* item.config.number as text, "" when none */
-  const char *file;    /* "Contents/…" or NULL */
-  const char *title;   /* HTML */
-  const char *label;   /* HTML, "" when none */
-  const char *slug;    /* the id of the title */
-  const char *content; /* the body HTML */
+  const bk_item_conf *conf; /* its entry (book_types.h) */
+  const char *element;      /* conf->element */
+  tpl_value config;         /* conf->map: what templates see as item.config */
+  const char *number;       /* conf->number: "" when none */
+  const char *file;         /* "Contents/…" or NULL */
+  const char *title;        /* HTML */
+  const char *label;        /* HTML, "" when none */
+  const char *slug;         /* the id of the title */
+  const char *content;      /* the body HTML */
   bk_md_result md;
-  tpl_list *toc;         /* {level, title, slug, label, url} maps */
+  bk_heading *headings; /* its TOC (book_types.h), its title first */
+  size_t nheadings;
+  /* the same for the templates: {level, title, slug, label, url} maps
+     (a website's with their pages' URLs, config and parent) */
+  tpl_list *toc;
   const char *page_name; /* html_chunked: "chapter-1", NULL: no page */
-  tpl_map *record;       /* what templates see as `item` */
+  /* the item through its element's template (bk_decorate_items), which
+     the html and pdf editions print; NULL before */
+  const char *decorated;
+  tpl_map *record; /* what templates see as `item` */
 } bk_item;
 
 /* The Markdown cache of a process that publishes a book again and again
@@ -110,7 +119,10 @@ typedef struct bk_edition {
   const bk_options *opt;
   const oc_reporter *rep;
   bk_config *cfg;
-  tpl_value book, edition; /* book with strings rendered; merged edition */
+  const bk_edition_conf *ed; /* the edition's options (book_types.h) */
+  bk_book_conf bk;           /* the book's, its texts rendered */
+  /* what templates see as `book` (its strings rendered) and `edition` */
+  tpl_value book, edition;
   tpl_value labels, titles;
   bk_theme theme;
   tpl_env *env;
@@ -186,16 +198,15 @@ const char *bk_format_alias(const bk_edition *e);
 /* The default title of element `name`. */
 const char *bk_title(bk_edition *e, const char *name);
 
-/* Map helpers for building template records. */
+/* A heading as the templates see it in item.toc: {level, title, slug,
+ * label, url "#slug"}. */
+tpl_map *bk_heading_map(bk_edition *e, const bk_heading *h);
+
+/* Map helpers for the template records: the writers read the structs
+ * (book_types.h), and bk_get only what a template gave or sees. */
 tpl_value bk_get(tpl_value map, const char *key);
-const char *bk_get_str(oc_arena *a, tpl_value map, const char *key,
-                       const char *dflt);
-/* A positive integer option, else dflt. */
-int64_t bk_get_int(tpl_value map, const char *key, int64_t dflt);
 void bk_set(bk_edition *e, tpl_map *m, const char *key, tpl_value v);
 tpl_value bk_s(bk_edition *e, const char *s);    /* arena copy as a value */
 tpl_value bk_html(bk_edition *e, const char *s); /* same, marked safe */
-/* Whether list (a template list) holds the string s. */
-bool bk_list_has(tpl_value list, const char *s);
 
 #endif

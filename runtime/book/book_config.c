@@ -592,6 +592,8 @@ struct bk_config {
   bool book_set;
   cfg_edition *ed;
   size_t ned;
+  bk_book_conf book_conf; /* the typed model (book_types.h) */
+  bk_edition_conf *edc;   /* edc[i] is ed[i]'s */
 };
 
 /* A checking pass: counts the errors it reports. */
@@ -1383,27 +1385,13 @@ static void check_filters(ck *k, bk_config *c, const cn *contents) {
   }
 }
 
-/* Whether name passes one filter value (a string or a list of strings):
- * no positive name, or one of them; and none of the negated ones. */
-static bool passes(tpl_value filter, const char *name) {
-  if (filter.type == TPL_NULL)
-    return true;
-  size_t n = filter.type == TPL_LIST ? filter.u.list->len : 1;
+bool bk_filter_passes(const bk_filter *f, const char *name) {
   bool any_positive = false, listed = false;
-  for (size_t i = 0; i < n; i++) {
-    tpl_value v = filter.type == TPL_LIST ? filter.u.list->items[i] : filter;
-    if (v.type != TPL_STR)
-      continue;
-    char buf[128];
-    size_t len = v.len < sizeof buf - 1 ? v.len : sizeof buf - 1;
-    memcpy(buf, v.u.s, len);
-    buf[len] = '\0';
-    bool neg;
-    const char *s = filter_name(buf, &neg);
-    bool match = strcmp(s, name) == 0;
-    if (neg && match)
+  for (size_t i = 0; i < f->n; i++) {
+    bool match = strcmp(f->names[i], name) == 0;
+    if (f->excluded[i] && match)
       return false;
-    if (!neg) {
+    if (!f->excluded[i]) {
       any_positive = true;
       listed = listed || match;
     }
@@ -1411,14 +1399,259 @@ static bool passes(tpl_value filter, const char *name) {
   return !any_positive || listed;
 }
 
-bool bk_item_in_edition(tpl_value item, const char *edition,
-                        const char *format) {
-  if (item.type != TPL_MAP)
-    return true;
-  tpl_value ed = tpl_null(), fm = tpl_null();
-  tpl_map_get_str(item.u.map, "editions", 8, &ed);
-  tpl_map_get_str(item.u.map, "formats", 7, &fm);
-  return passes(ed, edition) && passes(fm, format);
+bool bk_item_conf_in(const bk_item_conf *it, const char *edition,
+                     const char *format) {
+  return bk_filter_passes(&it->editions, edition) &&
+         bk_filter_passes(&it->formats, format);
+}
+
+/* ---- the typed model (book_types.h) ----------------------------------- */
+
+const char *bk_value_text(oc_arena *a, tpl_value v, const char *dflt) {
+  char buf[64];
+  switch (v.type) {
+  case TPL_STR:
+    return oc_arena_strndup(a, v.u.s, v.len);
+  case TPL_INT:
+    snprintf(buf, sizeof buf, "%lld", (long long)v.u.i);
+    return oc_arena_strndup(a, buf, strlen(buf));
+  case TPL_FLOAT: {
+    size_t n = tpl_format_float(v.u.f, buf);
+    return oc_arena_strndup(a, buf, n);
+  }
+  case TPL_BOOL:
+    return v.u.b ? "1" : "";
+  default:
+    return dflt;
+  }
+}
+
+bool bk_strings_has(const bk_strings *l, const char *s) {
+  for (size_t i = 0; i < l->n; i++)
+    if (l->v[i] && !strcmp(l->v[i], s))
+      return true;
+  return false;
+}
+
+/* The value of key in a map; null when absent or not a map. The reader's
+ * own: the writers read the structs. */
+static tpl_value field(tpl_value map, const char *key) {
+  tpl_value v = tpl_null();
+  if (map.type == TPL_MAP)
+    tpl_map_get_str(map.u.map, key, strlen(key), &v);
+  return v;
+}
+
+static const char *text(oc_arena *a, tpl_value map, const char *key,
+                        const char *dflt) {
+  return bk_value_text(a, field(map, key), dflt);
+}
+
+/* The strings of a list of names (labels, toc.elements). */
+static bk_strings name_list(oc_arena *a, tpl_value v) {
+  bk_strings l = {NULL, 0};
+  if (v.type != TPL_LIST)
+    return l;
+  const char **out = oc_arena_alloc(a, (v.u.list->len + 1) * sizeof *out);
+  for (size_t i = 0; i < v.u.list->len; i++) {
+    tpl_value x = v.u.list->items[i];
+    if (x.type == TPL_STR)
+      out[l.n++] = oc_arena_strndup(a, x.u.s, x.len);
+  }
+  l.v = out;
+  return l;
+}
+
+/* A text or a list of texts (description, keywords). */
+static bk_strings text_list(oc_arena *a, tpl_value v) {
+  bk_strings l = {NULL, 0};
+  size_t n = v.type == TPL_LIST ? v.u.list->len : v.type == TPL_STR ? 1 : 0;
+  const char **out = oc_arena_alloc(a, (n + 1) * sizeof *out);
+  for (size_t i = 0; i < n; i++) {
+    tpl_value x = v.type == TPL_LIST ? v.u.list->items[i] : v;
+    if (x.type == TPL_STR)
+      out[l.n++] = oc_arena_strndup(a, x.u.s, x.len);
+  }
+  l.v = out;
+  return l;
+}
+
+static bk_commands commands(oc_arena *a, tpl_value v) {
+  bk_commands l = {NULL, 0, v.type == TPL_LIST};
+  size_t n = l.list ? v.u.list->len : v.type == TPL_STR ? 1 : 0;
+  const char **out = oc_arena_calloc(a, n + 1, sizeof *out);
+  for (size_t i = 0; i < n; i++) {
+    tpl_value x = l.list ? v.u.list->items[i] : v;
+    if (x.type == TPL_STR)
+      out[i] = oc_arena_strndup(a, x.u.s, x.len);
+  }
+  l.v = out;
+  l.n = n;
+  return l;
+}
+
+static bk_filter filter(oc_arena *a, tpl_value v) {
+  bk_filter f = {NULL, NULL, 0};
+  size_t n = v.type == TPL_LIST ? v.u.list->len : v.type == TPL_STR ? 1 : 0;
+  const char **names = oc_arena_alloc(a, (n + 1) * sizeof *names);
+  bool *excluded = oc_arena_alloc(a, (n + 1) * sizeof *excluded);
+  for (size_t i = 0; i < n; i++) {
+    tpl_value x = v.type == TPL_LIST ? v.u.list->items[i] : v;
+    if (x.type != TPL_STR)
+      continue;
+    const char *s = oc_arena_strndup(a, x.u.s, x.len < 127 ? x.len : 127);
+    names[f.n] = filter_name(s, &excluded[f.n]);
+    f.n++;
+  }
+  f.names = names;
+  f.excluded = excluded;
+  return f;
+}
+
+/* true unless the option is false */
+static bool unless_false(tpl_value map, const char *key) {
+  tpl_value v = field(map, key);
+  return !(v.type == TPL_BOOL && !v.u.b);
+}
+
+static bk_flag flag(tpl_value v) {
+  return v.type == TPL_NULL   ? BK_FLAG_UNSET
+         : v.type != TPL_BOOL ? BK_FLAG_BAD
+         : v.u.b              ? BK_FLAG_TRUE
+                              : BK_FLAG_FALSE;
+}
+
+/* One of two words: 0 the first (also when absent), 1 the second, -1
+ * anything else. */
+static int choice(tpl_value v, const char *first, const char *second) {
+  if (v.type == TPL_NULL)
+    return 0;
+  if (v.type != TPL_STR)
+    return -1;
+  if (strlen(first) == v.len && !memcmp(first, v.u.s, v.len))
+    return 0;
+  if (strlen(second) == v.len && !memcmp(second, v.u.s, v.len))
+    return 1;
+  return -1;
+}
+
+/* A budget: a whole number above 0, else dflt. */
+static int64_t positive(tpl_value map, const char *key, int64_t dflt) {
+  tpl_value v = field(map, key);
+  return v.type == TPL_INT && v.u.i > 0 ? v.u.i : dflt;
+}
+
+static void read_edition(oc_arena *a, const char *name, tpl_value m,
+                         bk_edition_conf *o) {
+  memset(o, 0, sizeof *o);
+  o->name = name;
+  o->map = m;
+  o->format = text(a, m, "format", "");
+  o->extends = text(a, m, "extends", "");
+  o->theme = text(a, m, "theme", "clean");
+  o->page_source = text(a, m, "page_source", "");
+  o->isbn = text(a, m, "isbn", "");
+  o->images_base_dir = text(a, m, "images_base_dir", "images/");
+  o->page_size = text(a, m, "page_size", "A4");
+  o->highlight_code = unless_false(m, "highlight_code");
+  o->include_styles = unless_false(m, "include_styles");
+  o->search = unless_false(m, "search");
+  o->pdf_tagged = unless_false(m, "pdf_tagged");
+  tpl_value two = field(m, "two_sided");
+  o->two_sided = two.type == TPL_NULL || tpl_truthy(two);
+  tpl_value level = field(m, "chunk_level");
+  o->chunk_level = level.type == TPL_INT ? (int)level.u.i : 1;
+  tpl_value toc = field(m, "toc"), deep = field(toc, "deep");
+  o->toc_deep = deep.type == TPL_INT ? (int)deep.u.i : 2;
+  o->toc_elements = name_list(a, field(toc, "elements"));
+  o->labels = name_list(a, field(m, "labels"));
+  o->footnotes = choice(field(m, "footnotes"), "page", "end");
+  o->footnote_numbering =
+      choice(field(m, "footnote_numbering"), "item", "book");
+  tpl_value bleed = field(m, "bleed");
+  o->has_bleed = bleed.type != TPL_NULL;
+  o->bleed = bleed.type == TPL_STR ? oc_arena_strndup(a, bleed.u.s, bleed.len)
+             : bleed.type == TPL_INT
+                 ? oc_arena_printf(a, "%lld", (long long)bleed.u.i)
+             : bleed.type == TPL_FLOAT ? oc_arena_printf(a, "%g", bleed.u.f)
+                                       : NULL;
+  o->crop_marks = flag(field(m, "crop_marks"));
+  o->pdf_a = flag(field(m, "pdf_a"));
+  o->template_max_iterations =
+      positive(m, "template_max_iterations", BK_DEFAULT_TEMPLATE_ITERATIONS);
+  o->template_max_output_mb =
+      positive(m, "template_max_output_mb", BK_DEFAULT_TEMPLATE_OUTPUT_MB);
+  o->image_max_megapixels = positive(m, "image_max_megapixels", 0);
+  o->image_max_ppi = positive(m, "image_max_ppi", 0);
+  o->before_publish = commands(a, field(m, "before_publish"));
+  o->after_publish = commands(a, field(m, "after_publish"));
+}
+
+void bk_book_conf_texts(oc_arena *a, tpl_value m, bk_book_conf *b) {
+  tpl_value title = field(m, "title");
+  b->title = bk_value_text(a, title, "");
+  b->title_is_text = title.type == TPL_STR;
+  b->author = text(a, m, "author", "");
+  b->edition = text(a, m, "edition", "");
+  b->language = text(a, m, "language", "en");
+  b->publisher = text(a, m, "publisher", "");
+  b->description = text(a, m, "description", "");
+  b->description_list = text_list(a, field(m, "description"));
+  b->keywords = text_list(a, field(m, "keywords"));
+  tpl_value gen = field(m, "generator");
+  b->generator_name = text(a, gen, "name", "Octavo");
+  b->generator_version = text(a, gen, "version", "");
+}
+
+static void read_items(oc_arena *a, tpl_value contents, bk_book_conf *b) {
+  size_t n = contents.type == TPL_LIST ? contents.u.list->len : 0;
+  bk_item_conf *items = oc_arena_calloc(a, n ? n : 1, sizeof *items);
+  for (size_t i = 0; i < n; i++) {
+    bk_item_conf *it = &items[i];
+    tpl_value m = contents.u.list->items[i];
+    it->index = i;
+    it->map = m;
+    it->element = text(a, m, "element", "");
+    it->number = text(a, m, "number", "");
+    tpl_value content = field(m, "content");
+    it->content = content.type == TPL_STR && content.len
+                      ? oc_arena_strndup(a, content.u.s, content.len)
+                      : NULL;
+    tpl_value title = field(m, "title");
+    it->title = title.type == TPL_STR || title.type == TPL_INT ||
+                        title.type == TPL_FLOAT
+                    ? bk_value_text(a, title, "")
+                    : NULL;
+    it->editions = filter(a, field(m, "editions"));
+    it->formats = filter(a, field(m, "formats"));
+  }
+  b->items = items;
+  b->nitems = n;
+}
+
+/* The structs of a checked configuration. */
+static void read_model(bk_config *c) {
+  /* one map for every edition, so that item.config is the very entry of
+     book.contents the templates see */
+  tpl_value book = cn_value(c->a, c->book);
+  bk_config_set_book(c, book);
+  bk_book_conf_texts(c->a, book, &c->book_conf);
+  read_items(c->a, field(book, "contents"), &c->book_conf);
+  c->edc = oc_arena_calloc(c->a, c->ned ? c->ned : 1, sizeof *c->edc);
+  for (size_t i = 0; i < c->ned; i++)
+    if (c->ed[i].merged)
+      read_edition(c->a, c->ed[i].name, cn_value(c->a, c->ed[i].merged),
+                   &c->edc[i]);
+}
+
+const bk_book_conf *bk_config_book_conf(const bk_config *c) {
+  return &c->book_conf;
+}
+
+const bk_edition_conf *bk_config_edition_conf(const bk_config *c,
+                                              const char *name) {
+  cfg_edition *e = find_edition((bk_config *)c, name, strlen(name));
+  return e && e->merged ? &c->edc[e - c->ed] : NULL;
 }
 
 /* ---- import: a series of books sharing a configuration ------------- */
@@ -1659,7 +1892,10 @@ static bk_config *check_config(ck k, cn *root, const char *json) {
     cn_find(c->book, "generator", 9)->val = gen->val;
   load_editions(&k, c, cn_get(user, "editions"));
   check_filters(&k, c, cn_get(user, "contents"));
-  return k.errors ? NULL : c;
+  if (k.errors)
+    return NULL;
+  read_model(c);
+  return c;
 }
 
 tpl_value bk_config_book(const bk_config *c) {

@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 
+#include "book_types.h"
 #include "oc_diag.h"
 #include "tpl_value.h"
 
@@ -74,6 +75,21 @@ const char *bk_config_edition_name(const bk_config *c, size_t i);
  * without the key (a base for extends only). */
 tpl_value bk_config_edition(const bk_config *c, const char *name);
 
+/* The typed model (book_types.h), read once by bk_config_load: the book
+ * as written (texts not rendered), with its contents; NULL when the
+ * config was not loaded. */
+const bk_book_conf *bk_config_book_conf(const bk_config *c);
+/* Edition `name`, merged; NULL when there is no such edition. */
+const bk_edition_conf *bk_config_edition_conf(const bk_config *c,
+                                              const char *name);
+/* Reads the book's texts (title … generator, not the items) from a book
+ * map into b: what bk_config_load does with the map as written, and
+ * bk_edition_init again once an edition rendered them. */
+void bk_book_conf_texts(oc_arena *a, tpl_value book, bk_book_conf *b);
+/* A scalar as text (ints and floats as PHP prints them, true "1", false
+ * ""), in a; dflt for null, lists and maps. */
+const char *bk_value_text(oc_arena *a, tpl_value v, const char *dflt);
+
 /* The config.yml files (canonical paths, in a) that the book's config.yml
  * imports, directly or through the files it imports (`import:`, a folder
  * or a list of folders, each relative to the folder of the config.yml
@@ -83,13 +99,6 @@ tpl_value bk_config_edition(const bk_config *c, const char *name);
  * missing folder or file, a cycle or an import deeper than 16. book_dir
  * is canonical. */
 const char **bk_config_imports(oc_arena *a, const char *book_dir, size_t *n);
-
-/* Whether a contents item (its map) is published in the edition of that
- * name and format: its `editions:` and `formats:` (a name or a list; a
- * name prefixed `not-` excludes), both when both are given. Checked by
- * bk_config_load: every name is an edition of the book or a format. */
-bool bk_item_in_edition(tpl_value item, const char *edition,
-                        const char *format);
 
 /* Where the user wrote a value, by dotted path ("book.editions.web.format",
  * "book.contents.3.content", "book.title"; list indexes from 0); the

@@ -369,7 +369,7 @@ static uint64_t fnv64(uint64_t h, const char *s) {
  * the custom kind) derived from title, author and edition name, so that it
  * stays the same from one publish to the next. */
 static const char *identifier(bk_edition *e) {
-  const char *isbn = bk_get_str(e->a, e->edition, "isbn", "");
+  const char *isbn = e->ed->isbn;
   if (isbn[0]) {
     char digits[32];
     size_t n = 0;
@@ -379,9 +379,7 @@ static const char *identifier(bk_edition *e) {
     digits[n] = 0;
     return oc_arena_printf(e->a, "urn:isbn:%s", digits);
   }
-  const char *parts[] = {bk_get_str(e->a, e->book, "title", ""),
-                         bk_get_str(e->a, e->book, "author", ""),
-                         bk_get_str(e->a, e->book, "edition", ""), e->name};
+  const char *parts[] = {e->bk.title, e->bk.author, e->bk.edition, e->name};
   uint64_t a = 0xcbf29ce484222325ULL, b = 0x84222325cbf29ce4ULL;
   for (size_t i = 0; i < 4; i++) {
     a = fnv64(a, parts[i]);
@@ -409,24 +407,24 @@ typedef struct tree_ctx {
   int depth;
 } tree_ctx;
 
-/* Nests the flat TOC entries [i, n) whose level is above `level` under
- * their parents; returns the children list and advances *i. */
-static tpl_value nest(tree_ctx *c, const tpl_list *flat, size_t *i,
-                      int64_t level, int depth) {
+/* Nests the flat TOC entries [i, nflat) whose level is above `level`
+ * under their parents; returns the children list and advances *i. */
+static tpl_value nest(tree_ctx *c, const bk_toc_entry *flat, size_t nflat,
+                      size_t *i, int64_t level, int depth) {
   bk_edition *e = c->e;
   tpl_list *out = tpl_list_new(e->a, 0);
   size_t n = 0, cap = 0;
   tpl_value *v = NULL;
-  while (*i < flat->len) {
-    tpl_value en = flat->items[*i];
-    int64_t l = bk_get(en, "level").u.i;
+  while (*i < nflat) {
+    const bk_toc_entry *en = &flat[*i];
+    int64_t l = en->h.level;
     if (l <= level)
       break;
     (*i)++;
     tpl_map *m = tpl_map_new(e->a, 8);
-    bk_set(e, m, "title", bk_get(en, "title"));
-    bk_set(e, m, "label", bk_get(en, "label"));
-    bk_set(e, m, "url", bk_get(en, "url"));
+    bk_set(e, m, "title", bk_html(e, en->h.title));
+    bk_set(e, m, "label", bk_html(e, en->h.label));
+    bk_set(e, m, "url", bk_s(e, en->url));
     bk_set(e, m, "level", tpl_int(l));
     c->play_order++;
     bk_set(e, m, "play_order", tpl_int(c->play_order));
@@ -434,7 +432,7 @@ static tpl_value nest(tree_ctx *c, const tpl_list *flat, size_t *i,
            bk_s(e, oc_arena_printf(e->a, "navpoint-%d", c->play_order)));
     if (depth > c->depth)
       c->depth = depth;
-    bk_set(e, m, "children", nest(c, flat, i, l, depth + 1));
+    bk_set(e, m, "children", nest(c, flat, nflat, i, l, depth + 1));
     v = oc_arena_grow_array(e->a, v, n, &cap, n + 1, sizeof *v);
     v[n++] = tpl_map_value(m);
   }
@@ -636,21 +634,19 @@ static int put_pages(epub *p, site *s) {
  * one a page. */
 static tpl_value toc_tree(bk_edition *e, site *s, tree_ctx *tc) {
   size_t at = 0;
-  tpl_value tree = nest(tc, s->toc.u.list, &at, 0, 1);
+  tpl_value tree = nest(tc, s->entries, s->nentries, &at, 0, 1);
   if (tree.u.list->len)
     return tree;
-  tpl_list *flat = tpl_list_new(e->a, s->npages);
+  bk_toc_entry *flat =
+      oc_arena_alloc(e->a, (s->npages ? s->npages : 1) * sizeof *flat);
   for (size_t i = 0; i < s->npages; i++) {
-    tpl_map *m = tpl_map_new(e->a, 4);
-    bk_set(e, m, "level", tpl_int(1));
-    const char *t = s->pages[i].item->title;
-    bk_set(e, m, "title", bk_html(e, t[0] ? t : s->pages[i].item->element));
-    bk_set(e, m, "label", bk_html(e, s->pages[i].item->label));
-    bk_set(e, m, "url", bk_s(e, s->pages[i].file));
-    flat->items[i] = tpl_map_value(m);
+    const bk_item *it = s->pages[i].item;
+    flat[i] = (bk_toc_entry){
+        {1, it->title[0] ? it->title : it->element, it->label, it->slug},
+        s->pages[i].file};
   }
   at = 0;
-  return nest(tc, flat, &at, 0, 1);
+  return nest(tc, flat, s->npages, &at, 0, 1);
 }
 
 /* The landmarks: the cover, the TOC (the navigation document when the book
@@ -695,7 +691,7 @@ static int put_navigation(epub *p, site *s, const char *identifier) {
                 "with words not found in the e-book; their markers stand "
                 "after the previous page's",
                 e->name, guessed, bk_print_pages_count(e->pages_in),
-                bk_get_str(e->a, e->edition, "page_source", ""));
+                e->ed->page_source);
   }
   size_t len;
   const char *nav = bk_render(e, "nav.xhtml.twig", tpl_map_value(nv), &len);
@@ -800,16 +796,12 @@ static const char *package_document(epub *p, const char *identifier,
   bk_set(e, pk, "date", bk_s(e, date));
   bk_set(e, pk, "modified",
          bk_s(e, oc_arena_printf(e->a, "%sT00:00:00Z", date)));
-  tpl_value gen = bk_get(e->book, "generator");
   bk_set(e, pk, "generator",
-         bk_s(e, oc_arena_printf(e->a, "%s %s",
-                                 bk_get_str(e->a, gen, "name", "Octavo"),
-                                 bk_get_str(e->a, gen, "version", ""))));
-  bk_set(e, pk, "publisher",
-         bk_s(e, bk_get_str(e->a, e->book, "publisher", "")));
-  bk_set(e, pk, "description",
-         bk_s(e, bk_get_str(e->a, e->book, "description", "")));
-  bk_set(e, pk, "isbn", bk_s(e, bk_get_str(e->a, e->edition, "isbn", "")));
+         bk_s(e, oc_arena_printf(e->a, "%s %s", e->bk.generator_name,
+                                 e->bk.generator_version)));
+  bk_set(e, pk, "publisher", bk_s(e, e->bk.publisher));
+  bk_set(e, pk, "description", bk_s(e, e->bk.description));
+  bk_set(e, pk, "isbn", bk_s(e, e->ed->isbn));
   bk_set(e, pk, "manifest", manifest_list(p));
   bk_set(e, pk, "spine", tpl_list_value(p->spine));
   bk_set(e, pk, "has_ncx", tpl_bool(true));

@@ -21,6 +21,7 @@ int bk_decorate_items(bk_edition *e) {
         bk_render(e, tpl, bk_vars1(e, "item", tpl_map_value(it->record)), NULL);
     if (!html)
       return -1;
+    it->decorated = html;
     bk_set(e, it->record, "content", bk_html(e, html));
   }
   return 0;
@@ -45,9 +46,7 @@ int bk_write_html(bk_edition *e, bk_out *o) {
 /* search-index.js from every page, and the script that reads it (the
  * theme's search.js.twig when it has one, else the built-in one). */
 static int write_search(bk_edition *e, bk_out *o, site *s) {
-  tpl_value lang = bk_get(e->book, "language");
-  bk_search *idx = bk_search_new(
-      lang.type == TPL_STR ? oc_arena_strndup(e->a, lang.u.s, lang.len) : "");
+  bk_search *idx = bk_search_new(e->bk.language);
   for (size_t i = 0; i < s->npages; i++)
     bk_search_add_page(idx, s->pages[i].file, s->pages[i].title,
                        s->pages[i].content);
@@ -88,8 +87,7 @@ int bk_write_html_chunked(bk_edition *e, bk_out *o) {
   site s = {.e = e};
   s.id_page = tpl_map_new(e->a, 256);
   s.ext = ".html";
-  tpl_value level = bk_get(e->edition, "chunk_level");
-  if (bk_site_plan(&s, level.type == TPL_INT ? (int)level.u.i : 1) != 0)
+  if (bk_site_plan(&s, e->ed->chunk_level) != 0)
     return -1;
   bk_site_toc(&s);
   tpl_env *env = e->env;
@@ -155,8 +153,7 @@ int bk_write_html_chunked(bk_edition *e, bk_out *o) {
       return -1;
   }
   tpl_env_set_global(env, "root", tpl_cstr(""));
-  tpl_value search = bk_get(e->edition, "search");
-  if ((search.type != TPL_BOOL || search.u.b) && write_search(e, o, &s) != 0)
+  if (e->ed->search && write_search(e, o, &s) != 0)
     return -1;
   bk_sink sink = bk_folder_sink(e, o);
   if (bk_put_styles(e, &sink, "book/") != 0)

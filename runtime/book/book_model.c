@@ -32,36 +32,6 @@ tpl_value bk_get(tpl_value map, const char *key) {
   return v;
 }
 
-/* A scalar as text (ints and floats as PHP prints them), else dflt. */
-static const char *bk_scalar(oc_arena *a, tpl_value v, const char *dflt) {
-  char buf[64];
-  switch (v.type) {
-  case TPL_STR:
-    return oc_arena_strndup(a, v.u.s, v.len);
-  case TPL_INT:
-    snprintf(buf, sizeof buf, "%lld", (long long)v.u.i);
-    return oc_arena_strndup(a, buf, strlen(buf));
-  case TPL_FLOAT: {
-    size_t n = tpl_format_float(v.u.f, buf);
-    return oc_arena_strndup(a, buf, n);
-  }
-  case TPL_BOOL:
-    return v.u.b ? "1" : "";
-  default:
-    return dflt;
-  }
-}
-
-const char *bk_get_str(oc_arena *a, tpl_value map, const char *key,
-                       const char *dflt) {
-  return bk_scalar(a, bk_get(map, key), dflt);
-}
-
-int64_t bk_get_int(tpl_value map, const char *key, int64_t dflt) {
-  tpl_value v = bk_get(map, key);
-  return v.type == TPL_INT && v.u.i > 0 ? v.u.i : dflt;
-}
-
 void bk_set(bk_edition *e, tpl_map *m, const char *key, tpl_value v) {
   tpl_map_set_str(e->a, m, key, v);
 }
@@ -74,17 +44,6 @@ tpl_value bk_html(bk_edition *e, const char *s) {
   tpl_value v = bk_s(e, s);
   v.safe = 1;
   return v;
-}
-
-bool bk_list_has(tpl_value list, const char *s) {
-  if (list.type != TPL_LIST)
-    return false;
-  for (size_t i = 0; i < list.u.list->len; i++) {
-    tpl_value v = list.u.list->items[i];
-    if (v.type == TPL_STR && v.len == strlen(s) && !memcmp(v.u.s, s, v.len))
-      return true;
-  }
-  return false;
 }
 
 /* Reports a problem at the place of a config value ("book.title"). */
@@ -279,8 +238,7 @@ static const char *render_text(bk_edition *e, const char *text, tpl_value data,
 
 /* The origin of label `name` of the book's language. */
 static bk_origin label_origin(bk_edition *e, const char *name, int level) {
-  const char *lang = bk_get_str(e->a, e->book, "language", "en");
-  const char *file = oc_arena_printf(e->a, "labels.%s.yml", lang);
+  const char *file = oc_arena_printf(e->a, "labels.%s.yml", e->bk.language);
   const char *rel = oc_arena_printf(e->a, "Resources/Translations/%s", file);
   struct stat st;
   if (stat(oc_arena_printf(e->a, "%s/%s", e->book_dir, rel), &st) == 0)
@@ -361,10 +319,10 @@ static bool app_call(tpl_rt *rt, tpl_obj *self, const char *name, size_t len,
              !strcmp(key, "publishing.edition.id"))
       *out = tpl_str(e->name, strlen(e->name));
     else if (!strcmp(key, "publishing.book.slug")) {
-      tpl_value t = bk_get(e->book, "title");
-      const char *s = t.type == TPL_STR
-                          ? bk_slug(e->slugger, rt->arena, t.u.s, t.len)
-                          : "book";
+      const char *s =
+          e->bk.title_is_text
+              ? bk_slug(e->slugger, rt->arena, e->bk.title, strlen(e->bk.title))
+              : "book";
       *out = tpl_str(s, strlen(s));
     } else if (!strcmp(key, "app.version"))
       *out = tpl_cstr(OCTAVO_VERSION);
@@ -468,9 +426,10 @@ static int setup_env(bk_edition *e) {
   e->env = tpl_env_new();
   tpl_env_set_autoescape(e->env, TPL_ESC_NONE);
   /* Reproducible: `random` is seeded from the book, not the clock. */
-  tpl_value title = bk_get(e->book, "title");
-  tpl_env_set_random_seed(
-      e->env, title.type == TPL_STR ? tpl_hash_bytes(title.u.s, title.len) : 1);
+  tpl_env_set_random_seed(e->env,
+                          e->bk.title_is_text
+                              ? tpl_hash_bytes(e->bk.title, strlen(e->bk.title))
+                              : 1);
   /* Reproducible builds: SOURCE_DATE_EPOCH fixes "now" (the date a book
    * without publication_date prints). */
   const char *sde = getenv("SOURCE_DATE_EPOCH");
@@ -485,16 +444,11 @@ static int setup_env(bk_edition *e) {
    * each stay under a per-page cap would still take minutes. Each publish
    * makes its editions anew, so each has a whole budget. */
   tpl_env_set_work_limit(
-      e->env,
-      (uint64_t)bk_get_int(e->edition, "template_max_iterations",
-                           BK_DEFAULT_TEMPLATE_ITERATIONS),
+      e->env, (uint64_t)e->ed->template_max_iterations,
       "the edition option template_max_iterations, for all of the "
       "edition's pages together");
   tpl_env_set_output_limit(
-      e->env,
-      (size_t)bk_get_int(e->edition, "template_max_output_mb",
-                         BK_DEFAULT_TEMPLATE_OUTPUT_MB)
-          << 20,
+      e->env, (size_t)e->ed->template_max_output_mb << 20,
       "the edition option template_max_output_mb, for all of the edition's "
       "pages together");
   tpl_env_set_budgets_shared(e->env, true);
@@ -586,6 +540,7 @@ static void render_book_strings(bk_edition *e) {
   }
   e->book = tpl_map_value(m);
   tpl_env_set_global(e->env, "book", e->book);
+  bk_book_conf_texts(e->a, e->book, &e->bk);
 }
 
 /* ---- items ---------------------------------------------------------- */
@@ -695,7 +650,7 @@ typedef struct item_ctx {
 } item_ctx;
 
 static bool labelled(bk_edition *e, const char *what) {
-  return bk_list_has(bk_get(e->edition, "labels"), what);
+  return bk_strings_has(&e->ed->labels, what);
 }
 
 static const char *hook_heading_label(void *user, int level,
@@ -919,8 +874,9 @@ static int image_check(bk_edition *e, const char *abs, const char *written,
     return 0; /* missing or another kind: the caller's checks say so */
   char why[200];
   unsigned w, h;
-  uint64_t cap = (uint64_t)bk_get_int(e->edition, "image_max_megapixels",
-                                      TS_IMAGE_MAX_PIXELS / 1000000);
+  uint64_t cap = e->ed->image_max_megapixels
+                     ? (uint64_t)e->ed->image_max_megapixels
+                     : TS_IMAGE_MAX_PIXELS / 1000000;
   if (ts_image_header(abs, kind, &w, &h, why, sizeof why) == 0 &&
       (uint64_t)w * h > cap * 1000000) {
     oc_report(e->rep, sev, file, line, col,
@@ -1012,11 +968,10 @@ static int item_source(bk_edition *e, bk_item *it, size_t i, const char **src,
                        size_t *len) {
   *src = NULL;
   *len = 0;
-  tpl_value content = bk_get(it->config, "content");
   char path[64];
   snprintf(path, sizeof path, "book.contents.%zu.content", i);
-  if (content.type == TPL_STR && content.len) {
-    const char *rel = oc_arena_strndup(e->a, content.u.s, content.len);
+  if (it->conf->content) {
+    const char *rel = it->conf->content;
     bk_pos pos = {"config.yml", 0, 0};
     bk_config_where(e->cfg, path, &pos);
     bool missing = false;
@@ -1066,14 +1021,13 @@ static int item_source(bk_edition *e, bk_item *it, size_t i, const char **src,
   return 0;
 }
 
-static tpl_map *toc_entry(bk_edition *e, int level, const char *title,
-                          const char *label, const char *slug) {
+tpl_map *bk_heading_map(bk_edition *e, const bk_heading *h) {
   tpl_map *m = tpl_map_new(e->a, 6);
-  bk_set(e, m, "level", tpl_int(level));
-  bk_set(e, m, "title", bk_html(e, title));
-  bk_set(e, m, "slug", bk_s(e, slug));
-  bk_set(e, m, "label", bk_html(e, label));
-  bk_set(e, m, "url", bk_s(e, oc_arena_printf(e->a, "#%s", slug)));
+  bk_set(e, m, "level", tpl_int(h->level));
+  bk_set(e, m, "title", bk_html(e, h->title));
+  bk_set(e, m, "slug", bk_s(e, h->slug));
+  bk_set(e, m, "label", bk_html(e, h->label));
+  bk_set(e, m, "url", bk_s(e, oc_arena_printf(e->a, "#%s", h->slug)));
   return m;
 }
 
@@ -1225,16 +1179,13 @@ static int load_item(bk_edition *e, bk_item *it, size_t i) {
   mo.file = it->file ? it->file : "config.yml";
   mo.first_line = 1;
   mo.id_prefix = it->number[0] ? it->number : it->element;
-  mo.images_base_dir =
-      bk_get_str(e->a, e->edition, "images_base_dir", "images/");
+  mo.images_base_dir = e->ed->images_base_dir;
   mo.extract_title = true;
   mo.backref_label = label_text(e, "back_to_text");
   mo.epub = !strcmp(e->format, "epub") || !strcmp(e->format, "mobi");
   /* a pdf edition sets notes at the foot of their pages unless its
      `footnotes: end` keeps them at the end of each item */
-  mo.page_notes =
-      !strcmp(e->format, "pdf") &&
-      strcmp(bk_get_str(e->a, e->edition, "footnotes", "page"), "end") != 0;
+  mo.page_notes = !strcmp(e->format, "pdf") && e->ed->footnotes != 1;
   mo.ids = e->ids;
   mo.slugger = e->slugger;
   mo.report = e->rep;
@@ -1260,13 +1211,10 @@ static int load_item(bk_edition *e, bk_item *it, size_t i) {
     it->content = "";
   }
   /* Title: the entry's, else the leading H1, else the default. */
-  tpl_value t = bk_get(it->config, "title");
-  if (t.type == TPL_STR || t.type == TPL_INT || t.type == TPL_FLOAT) {
+  if (it->conf->title) {
     /* Titles are HTML (a heading's); the entry's is text. */
-    const char *text = bk_scalar(e->a, t, "");
-    it->title = bk_md_escape(e->a, text, strlen(text));
-  }
-  else if (it->md.title)
+    it->title = bk_md_escape(e->a, it->conf->title, strlen(it->conf->title));
+  } else if (it->md.title)
     it->title = it->md.title;
   else
     it->title = bk_title(e, it->element);
@@ -1289,16 +1237,16 @@ static int load_item(bk_edition *e, bk_item *it, size_t i) {
    * content has one, else an entry made of its title and label. */
   size_t n = it->md.nheadings;
   size_t extra = it->md.title ? 0 : 1;
-  it->toc = tpl_list_new(e->a, n + extra);
+  it->nheadings = n + extra;
+  it->headings = oc_arena_alloc(e->a, (n + extra) * sizeof *it->headings);
   if (extra)
-    it->toc->items[0] =
-        tpl_map_value(toc_entry(e, 1, it->title, it->label, it->slug));
+    it->headings[0] = (bk_heading){1, it->title, it->label, it->slug};
   for (size_t k = 0; k < n; k++) {
     const bk_md_heading *h = &it->md.headings[k];
     bool title = k == 0 && it->md.title;
-    it->toc->items[k + extra] = tpl_map_value(
-        toc_entry(e, h->level, title ? it->title : h->title,
-                  title ? it->label : h->label, title ? it->slug : h->id));
+    it->headings[k + extra] =
+        (bk_heading){h->level, title ? it->title : h->title,
+                     title ? it->label : h->label, title ? it->slug : h->id};
   }
   return 0;
 }
@@ -1312,13 +1260,14 @@ static void say_nothing(void *user, oc_severity sev, const char *file,
  * read with nothing said into a set of their own, so that a link to it
  * says why it leads nowhere here. Its mistakes are the other editions'
  * to report. */
-static void left_out_item(bk_edition *e, tpl_value config, size_t i) {
+static void left_out_item(bk_edition *e, const bk_item_conf *conf, size_t i) {
   if (!e->left_out_ids)
     e->left_out_ids = bk_idset_new(e->a);
   bk_item it = {0};
-  it.config = config;
-  it.element = bk_get_str(e->a, config, "element", "");
-  it.number = bk_get_str(e->a, config, "number", "");
+  it.conf = conf;
+  it.config = conf->map;
+  it.element = conf->element;
+  it.number = conf->number;
   if (!is_builtin(it.element) &&
       !bk_has_template(e, oc_arena_printf(e->a, "%s.twig", it.element)))
     return;
@@ -1374,6 +1323,9 @@ static void build_records(bk_edition *e) {
     bk_set(e, r, "label", bk_html(e, it->label));
     bk_set(e, r, "slug", bk_s(e, it->slug));
     bk_set(e, r, "content", bk_html(e, it->content));
+    it->toc = tpl_list_new(e->a, it->nheadings);
+    for (size_t k = 0; k < it->nheadings; k++)
+      it->toc->items[k] = tpl_map_value(bk_heading_map(e, &it->headings[k]));
     bk_set(e, r, "toc", tpl_list_value(it->toc));
     bk_set(e, r, "page_name", bk_s(e, it->page_name ? it->page_name : ""));
     bk_set(e, r, "url", bk_s(e, oc_arena_printf(e->a, "#%s", it->slug)));
@@ -1433,15 +1385,9 @@ static void check_links(bk_edition *e) {
     it->content = bk_md_unlink(e->a, it->content, id_is_dead, e);
     /* a heading's link lives on in the TOC too */
     it->title = bk_md_unlink(e->a, it->title, id_is_dead, e);
-    for (size_t k = 0; k < it->toc->len; k++) {
-      tpl_value t = bk_get(it->toc->items[k], "title");
-      if (t.type != TPL_STR)
-        continue;
-      const char *s0 = oc_arena_strndup(e->a, t.u.s, t.len);
-      const char *s1 = bk_md_unlink(e->a, s0, id_is_dead, e);
-      if (s1 != s0)
-        bk_set(e, it->toc->items[k].u.map, "title", bk_html(e, s1));
-    }
+    for (size_t k = 0; k < it->nheadings; k++)
+      it->headings[k].title =
+          bk_md_unlink(e->a, it->headings[k].title, id_is_dead, e);
   }
 }
 
@@ -1475,13 +1421,18 @@ int bk_edition_init(bk_edition *e, bk_config *cfg, const char *book_dir,
   e->name = name;
   e->opt = opt;
   e->rep = rep;
+  e->ed = bk_config_edition_conf(cfg, name);
+  if (!e->ed) {
+    oc_report(rep, OC_ERROR, NULL, 0, 0, "the book has no edition '%s'", name);
+    return -1;
+  }
+  e->bk = *bk_config_book_conf(cfg);
   e->book = bk_config_book(cfg);
-  e->edition = bk_config_edition(cfg, name);
-  e->format = bk_get_str(e->a, e->edition, "format", "");
-  tpl_value hl = bk_get(e->edition, "highlight_code");
-  e->highlight = !(hl.type == TPL_BOOL && !hl.u.b);
+  e->edition = e->ed->map;
+  e->format = e->ed->format;
+  e->highlight = e->ed->highlight_code;
   char path[300];
-  const char *theme = bk_get_str(e->a, e->edition, "theme", "clean");
+  const char *theme = e->ed->theme;
   if (opt->theme_dir) {
     if (theme_folder(e) != 0)
       return -1;
@@ -1500,11 +1451,10 @@ int bk_edition_init(bk_edition *e, bk_config *cfg, const char *book_dir,
   e->ids = bk_idset_new(e->a);
   if (setup_env(e) != 0)
     return -1;
-  const char *lang = bk_get_str(e->a, e->book, "language", "en");
   bk_pos lang_pos = {"config.yml", 0, 0};
   bk_config_where(cfg, "book.language", &lang_pos);
-  if (bk_i18n_load_at(e->a, book_dir, lang, &lang_pos, name, e->format, rep,
-                      &e->labels, &e->titles) != 0)
+  if (bk_i18n_load_at(e->a, book_dir, e->bk.language, &lang_pos, name,
+                      e->format, rep, &e->labels, &e->titles) != 0)
     return -1;
   render_book_strings(e);
   return e->errors ? -1 : 0;
@@ -1526,29 +1476,29 @@ const char *bk_render_command(bk_edition *e, const char *text,
 
 int bk_edition_load_items(bk_edition *e) {
   /* Items. */
-  tpl_value contents = bk_get(e->book, "contents");
-  if (contents.type != TPL_LIST || !contents.u.list->len) {
+  size_t n = e->bk.nitems;
+  if (!n) {
     report_at(e, OC_ERROR, "book",
               "the book has no contents: list its "
               "chapters under 'contents:'");
     return -1;
   }
-  size_t n = contents.u.list->len;
   e->items = oc_arena_calloc(e->a, n, sizeof *e->items);
   e->nitems = 0;
   int rc = 0;
   for (size_t i = 0; i < n; i++) {
-    tpl_value config = contents.u.list->items[i];
+    const bk_item_conf *conf = &e->bk.items[i];
     /* an item for other editions only (editions:, formats:) is left out
        before anything counts it: numbering, the TOC, ids, the index */
-    if (!bk_item_in_edition(config, e->name, e->format)) {
-      left_out_item(e, config, i);
+    if (!bk_item_conf_in(conf, e->name, e->format)) {
+      left_out_item(e, conf, i);
       continue;
     }
     bk_item *it = &e->items[e->nitems++];
-    it->config = config;
-    it->element = bk_get_str(e->a, it->config, "element", "");
-    it->number = bk_get_str(e->a, it->config, "number", "");
+    it->conf = conf;
+    it->config = conf->map;
+    it->element = conf->element;
+    it->number = conf->number;
     if (load_item(e, it, i) != 0)
       rc = -1;
   }

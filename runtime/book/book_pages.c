@@ -259,8 +259,8 @@ void bk_pages_collect(bk_edition *e, void *xml_doc,
     const char *s = snippet(&w, t, left);
     o->text = oc_arena_strndup(pa, s, strlen(s));
   }
-  const char *isbn = bk_get_str(e->a, e->edition, "isbn", "");
-  const char *title = bk_get_str(e->a, e->book, "title", "");
+  const char *isbn = e->ed->isbn;
+  const char *title = e->bk.title;
   char *digits = oc_arena_strndup(pa, isbn, strlen(isbn)), *d = digits;
   for (const char *c = isbn; *c; c++)
     if ((*c >= '0' && *c <= '9') || *c == 'X' || *c == 'x')

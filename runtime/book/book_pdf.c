@@ -144,16 +144,17 @@ static void doc_map_make(doc_map *m) {
   const char *from = m->doc;
   unsigned from_line = 1;
   for (size_t i = 0; i < e->nitems; i++) {
-    tpl_value c = bk_get(tpl_map_value(e->items[i].record), "content");
-    if (c.type != TPL_STR || c.len < 16)
+    const char *c = e->items[i].decorated;
+    size_t clen = c ? strlen(c) : 0;
+    if (clen < 16)
       continue;
-    char *head = oc_arena_strndup(e->a, c.u.s, c.len < 80 ? c.len : 80);
+    char *head = oc_arena_strndup(e->a, c, clen < 80 ? clen : 80);
     const char *at = strstr(from, head);
     if (!at)
       continue;
     unsigned start = from_line + line_at(from, at) - 1;
-    m->spans[m->n++] = (item_span){
-        start, start + line_at(c.u.s, c.u.s + c.len) - 1, &e->items[i]};
+    m->spans[m->n++] =
+        (item_span){start, start + line_at(c, c + clen) - 1, &e->items[i]};
     from_line = start + (*at == '\n');
     from = at + 1;
   }
@@ -307,30 +308,23 @@ static const char *plain_text(bk_edition *e, const char *label,
  * items in toc.elements down to toc.deep; an item without headings gets
  * one entry from its label and title. */
 static ts_outline_entry *outline(bk_edition *e, size_t *n) {
-  tpl_value toc = bk_get(e->edition, "toc");
-  tpl_value elements = bk_get(toc, "elements");
-  tpl_value deep_v = bk_get(toc, "deep");
-  int64_t deep = deep_v.type == TPL_INT ? deep_v.u.i : 2;
+  int deep = e->ed->toc_deep;
   size_t cap = 0;
   for (size_t i = 0; i < e->nitems; i++)
-    cap += e->items[i].toc->len + 1;
+    cap += e->items[i].nheadings + 1;
   ts_outline_entry *out = oc_arena_alloc(e->a, (cap ? cap : 1) * sizeof *out);
   *n = 0;
   for (size_t i = 0; i < e->nitems; i++) {
     const bk_item *it = &e->items[i];
-    if (!bk_list_has(elements, it->element))
+    if (!bk_strings_has(&e->ed->toc_elements, it->element))
       continue;
     size_t before = *n;
-    for (size_t k = 0; k < it->toc->len; k++) {
-      tpl_value en = it->toc->items[k];
-      int64_t level = bk_get(en, "level").u.i;
-      if (level > deep)
+    for (size_t k = 0; k < it->nheadings; k++) {
+      const bk_heading *h = &it->headings[k];
+      if (h->level > deep)
         continue;
-      out[(*n)++] =
-          (ts_outline_entry){(int)level,
-                             plain_text(e, bk_get_str(e->a, en, "label", ""),
-                                        bk_get_str(e->a, en, "title", "")),
-                             bk_get_str(e->a, en, "slug", "")};
+      out[(*n)++] = (ts_outline_entry){
+          h->level, plain_text(e, h->label, h->title), h->slug};
     }
     if (*n == before && (it->title[0] || it->label[0]))
       out[(*n)++] =
@@ -344,7 +338,7 @@ static ts_outline_entry *outline(bk_edition *e, size_t *n) {
 /* The page size of the edition in pt, from page_size as CSS reads it
  * (A4, A5, letter, Easybook's names, "6in 9in"). */
 static int page_size(bk_edition *e, double *w, double *h) {
-  const char *size = bk_get_str(e->a, e->edition, "page_size", "A4");
+  const char *size = e->ed->page_size;
   bk_pos pos = edition_pos(e, "page_size");
   css_token *toks;
   size_t n = css_tokenize(e->a, size, strlen(size), pos.file, e->rep, &toks);
@@ -362,16 +356,13 @@ static int page_size(bk_edition *e, double *w, double *h) {
 
 /* The edition's bleed, crop_marks and pdf_a: what @page rules do not set
  * comes from them. */
-/* An edition option that must be one of a few words (the first is the
- * default); -1 after an error at its place in config.yml. */
-static int choice(bk_edition *e, const char *key, const char *const *words,
-                  size_t nwords) {
-  tpl_value v = bk_get(e->edition, key);
-  if (v.type == TPL_NULL)
-    return 0;
-  for (size_t i = 0; i < nwords && v.type == TPL_STR; i++)
-    if (strlen(words[i]) == v.len && !memcmp(words[i], v.u.s, v.len))
-      return (int)i;
+/* An edition option that must be one of two words (the first is the
+ * default): its value (book_types.h), or -1 after an error at its place
+ * in config.yml. */
+static int choice(bk_edition *e, const char *key, int value,
+                  const char *const *words) {
+  if (value >= 0)
+    return value;
   bk_pos pos = edition_pos(e, key);
   oc_report(e->rep, OC_ERROR, pos.file, pos.line, pos.col,
             "%s must be %s or %s", key, words[0], words[1]);
@@ -382,19 +373,13 @@ static int print_options(bk_edition *e, ts_engine_input *in) {
   /* where footnotes go (book_model.c reads it too) and how they count */
   static const char *const where[] = {"page", "end"};
   static const char *const count[] = {"item", "book"};
-  if (choice(e, "footnotes", where, 2) < 0 ||
-      choice(e, "footnote_numbering", count, 2) < 0)
+  if (choice(e, "footnotes", e->ed->footnotes, where) < 0 ||
+      choice(e, "footnote_numbering", e->ed->footnote_numbering, count) < 0)
     return -1;
-  tpl_value bleed = bk_get(e->edition, "bleed");
-  if (bleed.type != TPL_NULL) {
+  if (e->ed->has_bleed) {
     bk_pos pos = edition_pos(e, "bleed");
     /* a bare number has no unit: only 0 means something */
-    const char *text =
-        bleed.type == TPL_STR ? oc_arena_strndup(e->a, bleed.u.s, bleed.len)
-        : bleed.type == TPL_INT
-            ? oc_arena_printf(e->a, "%lld", (long long)bleed.u.i)
-        : bleed.type == TPL_FLOAT ? oc_arena_printf(e->a, "%g", bleed.u.f)
-                                  : NULL;
+    const char *text = e->ed->bleed;
     css_token *toks = NULL;
     size_t n =
         text ? css_tokenize(e->a, text, strlen(text), pos.file, e->rep, &toks)
@@ -411,26 +396,24 @@ static int print_options(bk_edition *e, ts_engine_input *in) {
     }
     in->bleed = zero ? 0 : css_length_pt(l, 12, 12, 0);
   }
-  tpl_value marks = bk_get(e->edition, "crop_marks");
-  if (marks.type == TPL_BOOL)
-    in->marks = marks.u.b ? TS_MARKS_CROP : 0;
-  else if (marks.type != TPL_NULL) {
+  bk_flag marks = e->ed->crop_marks;
+  if (marks == BK_FLAG_TRUE || marks == BK_FLAG_FALSE)
+    in->marks = marks == BK_FLAG_TRUE ? TS_MARKS_CROP : 0;
+  else if (marks == BK_FLAG_BAD) {
     bk_pos pos = edition_pos(e, "crop_marks");
     oc_report(e->rep, OC_ERROR, pos.file, pos.line, pos.col,
               "crop_marks must be true or false");
     return -1;
   }
   /* tagged (PDF/UA-1) unless the edition says pdf_tagged: false */
-  tpl_value tagged = bk_get(e->edition, "pdf_tagged");
-  in->untagged = tagged.type == TPL_BOOL && !tagged.u.b;
-  tpl_value pdfa = bk_get(e->edition, "pdf_a");
-  if (pdfa.type != TPL_NULL && pdfa.type != TPL_BOOL) {
+  in->untagged = !e->ed->pdf_tagged;
+  if (e->ed->pdf_a == BK_FLAG_BAD) {
     bk_pos pos = edition_pos(e, "pdf_a");
     oc_report(e->rep, OC_ERROR, pos.file, pos.line, pos.col,
               "pdf_a must be true or false");
     return -1;
   }
-  if (pdfa.type == TPL_BOOL && pdfa.u.b) {
+  if (e->ed->pdf_a == BK_FLAG_TRUE) {
     if (access(OCTAVO_SRGB_ICC, R_OK) != 0) {
       bk_pos pos = edition_pos(e, "pdf_a");
       oc_report(e->rep, OC_ERROR, pos.file, pos.line, pos.col,
@@ -515,8 +498,7 @@ static const char *theme_css(bk_edition *e, double w, double h, size_t *len) {
   bk_set(e, page, "width", tpl_float(w));
   bk_set(e, page, "height", tpl_float(h));
   bk_set(e, page, "size", bk_s(e, oc_arena_printf(e->a, "%gpt %gpt", w, h)));
-  bk_set(e, page, "name",
-         bk_s(e, bk_get_str(e->a, e->edition, "page_size", "A4")));
+  bk_set(e, page, "name", bk_s(e, e->ed->page_size));
   return bk_render(e, "style.css.twig",
                    bk_vars1(e, "page", tpl_map_value(page)), len);
 }
@@ -600,7 +582,7 @@ static const char *resolve(void *user, const char *url, const char *base,
  * (images_base_dir put in place of a leading images/). */
 static void image_places(pdf_job *j) {
   bk_edition *e = j->e;
-  const char *base = bk_get_str(e->a, e->edition, "images_base_dir", "images/");
+  const char *base = e->ed->images_base_dir;
   bool plain_base =
       !strstr(base, "..") && base[0] != '/' && !strstr(base, "://");
   size_t n = 0;
@@ -627,21 +609,14 @@ static void image_places(pdf_job *j) {
 
 /* ---- metadata -------------------------------------------------------- */
 
-/* A config string, or a list of them joined with ", "; NULL when none. */
-static const char *text_or_list(bk_edition *e, tpl_value v) {
-  if (v.type == TPL_STR)
-    return v.len ? oc_arena_strndup(e->a, v.u.s, v.len) : NULL;
-  if (v.type != TPL_LIST || !v.u.list->len)
-    return NULL;
+/* A config text, or a list of them, joined with ", "; NULL when empty. */
+static const char *joined(bk_edition *e, const bk_strings *l) {
   oc_sb b;
   oc_sb_init(&b, e->a, 64);
-  for (size_t i = 0; i < v.u.list->len; i++) {
-    tpl_value s = v.u.list->items[i];
-    if (s.type != TPL_STR)
-      continue;
+  for (size_t i = 0; i < l->n; i++) {
     if (b.len)
       oc_sb_adds(&b, ", ");
-    oc_sb_add(&b, s.u.s, s.len);
+    oc_sb_adds(&b, l->v[i]);
   }
   return b.len ? oc_sb_cstr(&b) : NULL;
 }
@@ -671,11 +646,12 @@ int bk_write_pdf(bk_edition *e, bk_out *o) {
   if (page_size(e, &width, &height) != 0)
     return -1;
   ts_engine_input in = {0};
-  in.image_max_pixels = (uint64_t)bk_get_int(e->edition, "image_max_megapixels",
-                                             TS_IMAGE_MAX_PIXELS / 1000000) *
-                        1000000;
+  in.image_max_pixels =
+      (e->ed->image_max_megapixels ? (uint64_t)e->ed->image_max_megapixels
+                                   : TS_IMAGE_MAX_PIXELS / 1000000) *
+      1000000;
   in.image_max_ppi =
-      (unsigned)bk_get_int(e->edition, "image_max_ppi", TS_IMAGE_MAX_PPI);
+      e->ed->image_max_ppi ? (unsigned)e->ed->image_max_ppi : TS_IMAGE_MAX_PPI;
   if (print_options(e, &in) != 0)
     return -1;
   bool cover_is_pdf = false;
@@ -690,8 +666,7 @@ int bk_write_pdf(bk_edition *e, bk_out *o) {
       in.cover_image = cover;
   }
   /* two_sided is a checked boolean; the bundled themes' default is true */
-  tpl_value two_sided = bk_get(e->edition, "two_sided");
-  in.two_sided = two_sided.type == TPL_NULL || tpl_truthy(two_sided);
+  in.two_sided = e->ed->two_sided;
   mark_matter(e);
   if (bk_decorate_items(e) != 0)
     return -1;
@@ -714,8 +689,7 @@ int bk_write_pdf(bk_edition *e, bk_out *o) {
   size_t nsheets = 0;
   const char *theme_text = NULL;
   size_t theme_len = 0;
-  tpl_value inc = bk_get(e->edition, "include_styles");
-  if (inc.type != TPL_BOOL || inc.u.b) {
+  if (e->ed->include_styles) {
     theme_text = theme_css(e, width, height, &theme_len);
     if (!theme_text)
       return -1;
@@ -754,13 +728,13 @@ int bk_write_pdf(bk_edition *e, bk_out *o) {
     return -1;
 
   ts_pdf_info info = {0};
-  info.title = bk_get_str(e->a, e->book, "title", "");
-  info.author = bk_get_str(e->a, e->book, "author", "");
-  info.subject = text_or_list(e, bk_get(e->book, "description"));
-  info.keywords = text_or_list(e, bk_get(e->book, "keywords"));
+  info.title = e->bk.title;
+  info.author = e->bk.author;
+  info.subject = joined(e, &e->bk.description_list);
+  info.keywords = joined(e, &e->bk.keywords);
   info.creator = "Octavo " OCTAVO_VERSION;
   /* BCP 47 wants en-GB where Easybook's config has en_GB. */
-  const char *language = bk_get_str(e->a, e->book, "language", "en");
+  const char *language = e->bk.language;
   char *lang = oc_arena_strndup(e->a, language, strlen(language));
   for (char *c = lang; *c; c++)
     if (*c == '_')

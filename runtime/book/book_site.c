@@ -53,8 +53,7 @@ static int put_file(bk_edition *e, bk_sink *s, const char *rel,
 }
 
 int bk_put_styles(bk_edition *e, bk_sink *s, const char *prefix) {
-  tpl_value inc = bk_get(e->edition, "include_styles");
-  if (inc.type != TPL_BOOL || inc.u.b) {
+  if (e->ed->include_styles) {
     size_t len;
     const char *css = bk_render(e, "style.css.twig", tpl_null(), &len);
     if (!css ||
@@ -71,7 +70,7 @@ int bk_put_styles(bk_edition *e, bk_sink *s, const char *prefix) {
 
 int bk_put_images(bk_edition *e, bk_sink *s, const char *prefix,
                   bk_image_fn each, void *user) {
-  const char *base = bk_get_str(e->a, e->edition, "images_base_dir", "images/");
+  const char *base = e->ed->images_base_dir;
   bool plain_base =
       !strstr(base, "..") && base[0] != '/' && !strstr(base, "://");
   tpl_map *done = tpl_map_new(e->a, 16);
@@ -358,35 +357,22 @@ int bk_site_plan(site *s, int level) {
 /* The flattened TOC with page URLs, and each item's own TOC re-pointed. */
 void bk_site_toc(site *s) {
   bk_edition *e = s->e;
-  tpl_value deep_v = bk_get(bk_get(e->edition, "toc"), "deep");
-  int64_t deep = deep_v.type == TPL_INT ? deep_v.u.i : 2;
-  tpl_value elements = bk_get(bk_get(e->edition, "toc"), "elements");
+  int deep = e->ed->toc_deep;
   tpl_list *flat = tpl_list_new(e->a, 0);
-  size_t n = 0, cap = 0;
+  size_t n = 0, cap = 0, ecap = 0;
   tpl_value *v = NULL;
   for (size_t i = 0; i < e->nitems; i++) {
     bk_item *it = &e->items[i];
     if (!it->page_name)
       continue;
-    bool listed = false;
-    if (elements.type == TPL_LIST)
-      for (size_t k = 0; k < elements.u.list->len; k++) {
-        tpl_value x = elements.u.list->items[k];
-        if (x.type == TPL_STR && x.len == strlen(it->element) &&
-            !memcmp(x.u.s, it->element, x.len))
-          listed = true;
-      }
-    tpl_list *own = tpl_list_new(e->a, it->toc->len);
+    bool listed = bk_strings_has(&e->ed->toc_elements, it->element);
+    tpl_list *own = tpl_list_new(e->a, it->nheadings);
     tpl_value parent = tpl_null();
-    for (size_t k = 0; k < it->toc->len; k++) {
-      tpl_value src = it->toc->items[k];
-      tpl_map *m = tpl_map_new(e->a, 8);
-      for (size_t j = 0; j < src.u.map->len; j++)
-        tpl_map_set(e->a, m, src.u.map->entries[j].key,
-                    src.u.map->entries[j].val);
-      int64_t level = bk_get(src, "level").u.i;
-      tpl_value slug = bk_get(src, "slug");
-      const char *id = oc_arena_strndup(e->a, slug.u.s, slug.len);
+    for (size_t k = 0; k < it->nheadings; k++) {
+      const bk_heading *h = &it->headings[k];
+      tpl_map *m = bk_heading_map(e, h);
+      int level = h->level;
+      const char *id = h->slug;
       tpl_value at;
       const char *file = oc_arena_printf(e->a, "%s%s", it->page_name, s->ext);
       bool page_start = level == 1;
@@ -395,9 +381,9 @@ void bk_site_toc(site *s) {
         file = pg->file;
         page_start = page_start || !strcmp(pg->slug, id);
       }
-      bk_set(e, m, "url",
-             bk_s(e, page_start ? file
-                                : oc_arena_printf(e->a, "%s#%s", file, id)));
+      const char *url =
+          page_start ? file : oc_arena_printf(e->a, "%s#%s", file, id);
+      bk_set(e, m, "url", bk_s(e, url));
       if (level == 1) {
         bk_set(e, m, "config", it->config);
         parent = tpl_map_value(m);
@@ -408,6 +394,9 @@ void bk_site_toc(site *s) {
       own->items[k] = tpl_map_value(m);
       if (listed && level <= deep) {
         v = oc_arena_grow_array(e->a, v, n, &cap, n + 1, sizeof *v);
+        s->entries = oc_arena_grow_array(e->a, s->entries, n, &ecap, n + 1,
+                                         sizeof *s->entries);
+        s->entries[n] = (bk_toc_entry){*h, url};
         v[n++] = tpl_map_value(m);
       }
     }
@@ -416,6 +405,7 @@ void bk_site_toc(site *s) {
   }
   flat->len = n;
   flat->items = v;
+  s->nentries = n;
   s->toc = tpl_list_value(flat);
 }
 

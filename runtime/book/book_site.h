@@ -51,6 +51,12 @@ typedef struct page {
   int level;
 } page;
 
+/* An entry of the flattened TOC: a heading and the URL of its place. */
+typedef struct bk_toc_entry {
+  bk_heading h;
+  const char *url;
+} bk_toc_entry;
+
 typedef struct site {
   bk_edition *e;
   const char *ext; /* ".html", ".xhtml" */
@@ -58,7 +64,9 @@ typedef struct site {
   page *pages;
   size_t npages, cap;
   tpl_map *id_page; /* id → page index */
-  tpl_value toc;    /* flattened TOC */
+  tpl_value toc;    /* flattened TOC, for the templates */
+  bk_toc_entry *entries; /* the same */
+  size_t nentries;
 } site;
 
 /* Cuts the book into pages (chunk_level from the edition: 1 or 2) and

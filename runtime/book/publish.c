@@ -216,30 +216,25 @@ static void print_command(bk_pos pos, const char *which, const char *edition,
  * rendered as templates whose values are shell-quoted) in the book's
  * folder. */
 static int run_scripts(bk_edition *e, const char *which) {
-  tpl_value v = bk_get(e->edition, which);
-  size_t n = v.type == TPL_LIST ? v.u.list->len : v.type == TPL_STR ? 1 : 0;
-  for (size_t i = 0; i < n; i++) {
-    tpl_value c = v.type == TPL_LIST ? v.u.list->items[i] : v;
-    if (c.type != TPL_STR)
+  const bk_commands *v = !strcmp(which, "before_publish")
+                             ? &e->ed->before_publish
+                             : &e->ed->after_publish;
+  for (size_t i = 0; i < v->n; i++) {
+    const char *c = v->v[i];
+    if (!c)
       continue;
     char path[300];
-    if (v.type == TPL_LIST)
+    if (v->list)
       snprintf(path, sizeof path, "book.editions.%s.%s.%zu", e->name, which, i);
     else
       snprintf(path, sizeof path, "book.editions.%s.%s", e->name, which);
     bk_pos pos = {"config.yml", 0, 0};
     bk_config_where(e->cfg, path, &pos);
     if (e->opt->no_scripts) {
-      print_command(pos, which, e->name, c.u.s, true);
+      print_command(pos, which, e->name, c, true);
       continue;
     }
-    if (strlen(c.u.s) != c.len) {
-      oc_report(e->rep, OC_ERROR, pos.file, pos.line, pos.col,
-                "a NUL byte in the %s command of edition '%s'", which,
-                e->name);
-      return -1;
-    }
-    const char *cmd = bk_render_command(e, c.u.s, path);
+    const char *cmd = bk_render_command(e, c, path);
     if (!cmd)
       return -1;
     print_command(pos, which, e->name, cmd, false);
@@ -480,17 +475,18 @@ static int set_pages(bk_config *cfg, const char *book_dir,
 /* Whether an edition named on the command line is not one publish can
  * publish (said through the reporter, which escapes what a terminal
  * would act on). */
-static bool named_unknown(bk_config *cfg, oc_arena *a, oc_reporter *rep,
-                          char **editions, int neditions) {
+static bool named_unknown(bk_config *cfg, oc_reporter *rep, char **editions,
+                          int neditions) {
   for (int i = 0; i < neditions; i++) {
-    tpl_value ed = bk_config_edition(cfg, editions[i]);
-    if (ed.type != TPL_MAP) {
+    const bk_edition_conf *ed = bk_config_edition_conf(cfg, editions[i]);
+    if (!ed) {
+      /* Through the reporter, which escapes what a terminal would act on. */
       oc_report(rep, OC_ERROR, NULL, 0, 0,
                 "the book has no edition '%s' (publish --list shows them)",
                 editions[i]);
       return true;
     }
-    if (!bk_get_str(a, ed, "format", "")[0]) {
+    if (!ed->format[0]) {
       oc_report(rep, OC_ERROR, NULL, 0, 0,
                 "edition '%s' has no format; it can only be extended by "
                 "other editions",
@@ -521,9 +517,9 @@ int pub_publish_book(const char *book_dir, char **editions, int neditions,
   if (list) {
     for (size_t i = 0; i < n; i++) {
       const char *name = bk_config_edition_name(cfg, i);
-      tpl_value ed = bk_config_edition(cfg, name);
-      const char *format = bk_get_str(a, ed, "format", "");
-      const char *ext = bk_get_str(a, ed, "extends", "");
+      const bk_edition_conf *ed = bk_config_edition_conf(cfg, name);
+      const char *format = ed->format;
+      const char *ext = ed->extends;
       char line[512];
       snprintf(line, sizeof line, "%-16s %-13s%s%s%s", name,
                format[0] ? format : "(base only)", ext[0] ? " extends " : "",
@@ -543,7 +539,7 @@ int pub_publish_book(const char *book_dir, char **editions, int neditions,
     goto out;
   }
   /* Which editions: the ones named, else all with a format. */
-  if (named_unknown(cfg, a, rep, editions, neditions)) {
+  if (named_unknown(cfg, rep, editions, neditions)) {
     rc = 1;
     goto out;
   }
@@ -558,8 +554,8 @@ int pub_publish_book(const char *book_dir, char **editions, int neditions,
   size_t npages = 0;
   for (size_t i = 0; i < todo; i++) {
     names[i] = neditions ? editions[i] : bk_config_edition_name(cfg, i);
-    const char *source =
-        bk_get_str(a, bk_config_edition(cfg, names[i]), "page_source", "");
+    const bk_edition_conf *ed = bk_config_edition_conf(cfg, names[i]);
+    const char *source = ed ? ed->page_source : "";
     tpl_value v;
     if (source[0] && !tpl_map_get_str(pages_of, source, strlen(source), &v)) {
       tpl_map_set_str(a, pages_of, source, tpl_int((int64_t)npages));
@@ -568,8 +564,8 @@ int pub_publish_book(const char *book_dir, char **editions, int neditions,
   }
   for (size_t i = 0; i < todo; i++) {
     const char *name = names[i];
-    tpl_value ed = bk_config_edition(cfg, name);
-    const char *format = bk_get_str(a, ed, "format", "");
+    const bk_edition_conf *ed = bk_config_edition_conf(cfg, name);
+    const char *format = ed ? ed->format : "";
     if (!format[0] || done[i])
       continue;
     done[i] = true;
@@ -581,7 +577,7 @@ int pub_publish_book(const char *book_dir, char **editions, int neditions,
     tpl_value v;
     if (tpl_map_get_str(pages_of, name, strlen(name), &v))
       pages.out = pages_list[v.u.i];
-    const char *source = bk_get_str(a, ed, "page_source", "");
+    const char *source = ed->page_source;
     if (source[0] && tpl_map_get_str(pages_of, source, strlen(source), &v)) {
       bk_print_pages *pp = pages_list[v.u.i];
       if (!bk_print_pages_count(pp) &&

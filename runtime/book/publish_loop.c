@@ -41,7 +41,7 @@ static const char *serve_edition(const char *book_dir, const char *named,
   for (size_t k = 0; k < 3 && !found && !named; k++)
     for (size_t i = 0; i < n && !found; i++) {
       const char *name = bk_config_edition_name(cfg, i);
-      const char *f = bk_get_str(a, bk_config_edition(cfg, name), "format", "");
+      const char *f = bk_config_edition_conf(cfg, name)->format;
       if (prefer[k] ? !strcmp(f, prefer[k]) : pub_format_supported(f))
         found = name;
     }
@@ -52,11 +52,11 @@ static const char *serve_edition(const char *book_dir, const char *named,
               "the book has no edition publish serve can show");
     goto out;
   }
-  tpl_value ed = bk_config_edition(cfg, found);
-  const char *f = bk_get_str(a, ed, "format", "");
-  if (ed.type != TPL_MAP || !pub_format_supported(f)) {
+  const bk_edition_conf *ed = bk_config_edition_conf(cfg, found);
+  const char *f = ed ? ed->format : "";
+  if (!ed || !pub_format_supported(f)) {
     oc_report(rep, OC_ERROR, NULL, 0, 0,
-              ed.type != TPL_MAP
+              !ed
                   ? "the book has no edition '%s' (publish --list shows them)"
                   : "edition '%s' has no format publish can publish",
               found);

@@ -303,13 +303,13 @@ int pub_cmd_customize(const char *dir, const char *edition) {
   bk_config *cfg = bk_config_load(a, book_dir, NULL, &rep);
   if (!cfg)
     goto out;
-  tpl_value ed = bk_config_edition(cfg, edition);
-  if (ed.type != TPL_MAP) {
+  const bk_edition_conf *ed = bk_config_edition_conf(cfg, edition);
+  if (!ed) {
     oc_report(&rep, OC_ERROR, NULL, 0, 0, "the book has no edition '%s'",
               edition);
     goto out;
   }
-  const char *format = bk_get_str(a, ed, "format", "");
+  const char *format = ed->format;
   char path[PATH_MAX + 64];
   snprintf(path, sizeof path, "%s/Resources/Templates/%s", book_dir, edition);
   if (bk_mkdirs(path) != 0) {

@@ -27,5 +27,13 @@ target_link_libraries(test_fs PRIVATE octavo_publish)
 octavo_test(unit_fs book COMMAND test_fs)
 octavo_valgrind_test(unit_fs_valgrind book COMMAND test_fs)
 
+# The typed book model (test_model.c, book_types.h): a config.yml read
+# into the book's, editions' and items' structs (defaults, extends, the
+# editions:/formats: filters), and an edition's items and headings.
+add_executable(test_model ${CMAKE_CURRENT_LIST_DIR}/test_model.c)
+target_link_libraries(test_model PRIVATE octavo_publish)
+octavo_test(unit_model book COMMAND test_model)
+octavo_valgrind_test(unit_model_valgrind book COMMAND test_model)
+
 add_executable(bench_markdown ${CMAKE_CURRENT_LIST_DIR}/bench_markdown.c)
 target_link_libraries(bench_markdown PRIVATE octavo_book)
