@@ -13,6 +13,7 @@
 #include <unicode/utrans.h>
 #include <utf8proc.h>
 
+#include "book_htmltext.h"
 #include "oc_alloc.h"
 
 struct bk_slugger {
@@ -32,86 +33,21 @@ void bk_slugger_free(bk_slugger *s) {
 
 /* ---- tags and entities ---------------------------------------------- */
 
-static size_t slug_put_utf8(uint32_t cp, char *out) {
-  utf8proc_uint8_t buf[4];
-  utf8proc_ssize_t n = utf8proc_encode_char((utf8proc_int32_t)cp, buf);
-  memcpy(out, buf, (size_t)n);
-  return (size_t)n;
-}
-
-/* Decodes the entity at s (s[0] == '&') into out; returns the bytes of
- * source it took, 0 when it is not one we know (then '&' stays). */
-static size_t slug_entity(const char *s, size_t n, char *out, size_t *out_len) {
-  static const struct {
-    const char *name;
-    char c;
-  } named[] = {{"&amp;", '&'},  {"&lt;", '<'},    {"&gt;", '>'},
-               {"&quot;", '"'}, {"&apos;", '\''}, {"&nbsp;", ' '}};
-  for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
-    size_t len = strlen(named[i].name);
-    if (n >= len && memcmp(s, named[i].name, len) == 0) {
-      out[0] = named[i].c;
-      *out_len = 1;
-      return len;
-    }
-  }
-  if (n < 4 || s[1] != '#')
-    return 0;
-  bool hex = s[2] == 'x' || s[2] == 'X';
-  size_t i = hex ? 3 : 2;
-  uint32_t cp = 0;
-  size_t digits = 0;
-  for (; i < n && digits < 8; i++, digits++) {
-    char c = s[i];
-    int d;
-    if (c >= '0' && c <= '9')
-      d = c - '0';
-    else if (hex && c >= 'a' && c <= 'f')
-      d = c - 'a' + 10;
-    else if (hex && c >= 'A' && c <= 'F')
-      d = c - 'A' + 10;
-    else
-      break;
-    cp = cp * (hex ? 16 : 10) + (uint32_t)d;
-  }
-  if (!digits || i >= n || s[i] != ';')
-    return 0;
-  /* A code point that cannot be encoded is dropped with its entity. */
-  *out_len = utf8proc_codepoint_valid((utf8proc_int32_t)cp) && cp
-                 ? slug_put_utf8(cp, out)
-                 : 0;
-  return i + 1;
-}
-
-/* Copies text without its tags and with entities decoded; out has room for
- * len bytes (no entity decodes to more bytes than it is written with). */
+/* Copies text without its tags and with references decoded; out has room
+ * for len bytes (no tag or reference is shorter than what it gives). */
 static size_t slug_strip_html(const char *s, size_t len, char *out) {
   size_t o = 0;
-  for (size_t i = 0; i < len;) {
-    char c = s[i];
-    if (c == '<' && i + 1 < len &&
-        ((s[i + 1] >= 'a' && s[i + 1] <= 'z') ||
-         (s[i + 1] >= 'A' && s[i + 1] <= 'Z') || s[i + 1] == '/' ||
-         s[i + 1] == '!' || s[i + 1] == '?')) {
-      const char *end = memchr(s + i, '>', len - i);
-      if (end) {
-        i = (size_t)(end - s) + 1;
-        /* Tags separate words ("a<br>b"), as spaces would. */
-        out[o++] = ' ';
-        continue;
-      }
+  bk_htreader r;
+  bk_ht_token t;
+  bk_ht_init(&r, s, len);
+  while (bk_ht_next(&r, &t)) {
+    if (t.kind == BK_HT_TEXT) {
+      memcpy(out + o, t.text, t.len);
+      o += t.len;
+    } else {
+      /* Tags separate words ("a<br>b"), as spaces would. */
+      out[o++] = ' ';
     }
-    if (c == '&') {
-      size_t n;
-      size_t took = slug_entity(s + i, len - i, out + o, &n);
-      if (took) {
-        i += took;
-        o += n;
-        continue;
-      }
-    }
-    out[o++] = c;
-    i++;
   }
   return o;
 }
