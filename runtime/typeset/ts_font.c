@@ -784,7 +784,7 @@ ts_face *ts_fonts_fallback(ts_fonts *f, const ts_face *face, uint32_t cp,
   if (!li)
     lang = NULL;
   uint64_t key = ((li << 32 | (uint64_t)face->id) << 21) + cp + 1;
-  uint64_t hash = oc_hash_bytes(OC_HASH_SEED, &key, sizeof key);
+  uint64_t hash = oc_hash_u64(OC_HASH_SEED, key);
   const fallback_entry *known = oc_hidx_get(&f->fb, hash, fallback_eq, &key);
   if (known)
     return known->face;

@@ -554,8 +554,8 @@ static void word_items_cached(itemizer *z, const uint32_t *cps,
     return;
   }
   struct ts_worditems *wc = worditems(c);
-  uint64_t h = oc_hash_bytes(OC_HASH_SEED, &p0->st, sizeof p0->st);
-  h = oc_hash_bytes(h, &z->block, sizeof z->block);
+  uint64_t h = OC_HASH_SEED ^ (uint64_t)(uintptr_t)p0->st;
+  h = oc_hash_u64(h, (uint64_t)(uintptr_t)z->block);
   h = oc_hash_bytes(h, cps, n * sizeof *cps);
   wordit key = {p0->st, z->block, (uint32_t *)cps, n, NULL, NULL, 0};
   const wordit *e = oc_hidx_get(&wc->idx, h, wordit_eq, &key);

@@ -30,6 +30,8 @@ static void test_function(void) {
   /* in pieces as whole */
   CHECK(oc_hash_bytes(oc_hash_str("foo"), "bar", 3) == oc_hash_str("foobar"));
   CHECK(oc_hash_str("ab") != oc_hash_str("ba"));
+  /* a word whole is one step of the same */
+  CHECK(oc_hash_u64(OC_HASH_SEED, 'a') == oc_hash_str("a"));
 }
 
 static void test_index(void) {
