@@ -22,12 +22,7 @@
 
 /* FNV-1a over n bytes of p, continuing from h (OC_HASH_SEED to start, or a
  * hash of what came before). */
-static inline uint64_t oc_hash_bytes(uint64_t h, const void *p, size_t n) {
-  const unsigned char *b = p;
-  for (size_t i = 0; i < n; i++)
-    h = (h ^ b[i]) * 1099511628211ull;
-  return h;
-}
+uint64_t oc_hash_bytes(uint64_t h, const void *p, size_t n);
 
 /* The same over a 64-bit value taken whole (a pointer, a number): one step
  * instead of eight. The result's low bits depend on v's low bits alone: a

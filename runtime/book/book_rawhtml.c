@@ -1613,7 +1613,10 @@ void bk_rawhtml_clean(cmark_node *doc, const bk_rawhtml_ctx *c) {
   /* The containers first (cleaning one changes the tree), innermost
    * first: cleaning a container may remove a container inside it (in an
    * element removed with its content), never one around it. */
-  oc_hidx seen = {0}; /* the containers already listed */
+  /* the containers already listed (in the arena, which an arena cap
+     unwinds with) */
+  oc_hidx *seen = oc_arena_alloc(c->a, sizeof *seen);
+  oc_hidx_init(seen, c->a, 64);
   cmark_node **list = NULL;
   size_t n = 0, cap = 0;
   cmark_iter *it = cmark_iter_new(doc);
@@ -1622,16 +1625,15 @@ void bk_rawhtml_clean(cmark_node *doc, const bk_rawhtml_ctx *c) {
     cmark_node *x = cmark_iter_get_node(it);
     if (ev == CMARK_EVENT_ENTER && is_raw(x) && cmark_node_parent(x)) {
       cmark_node *p = cmark_node_parent(x);
-      if (!oc_hidx_get(&seen, node_hash(p), same_node, p))
-        oc_hidx_put(&seen, node_hash(p), p);
+      if (!oc_hidx_get(seen, node_hash(p), same_node, p))
+        oc_hidx_put(seen, node_hash(p), p);
     } else if (ev == CMARK_EVENT_EXIT &&
-               oc_hidx_get(&seen, node_hash(x), same_node, x)) {
+               oc_hidx_get(seen, node_hash(x), same_node, x)) {
       list = oc_arena_grow_array(c->a, list, n, &cap, n + 1, sizeof *list);
       list[n++] = x;
     }
   }
   cmark_iter_free(it);
-  oc_hidx_free(&seen);
   for (size_t i = 0; i < n; i++)
     clean_container(c, list[i]);
 }
