@@ -215,10 +215,8 @@ void bk_hash_feed(uint64_t h[2], const void *p, size_t n) {
     b = (b ^ w) * 0xc2b2ae3d27d4eb4fULL;
     b ^= b >> 31;
   }
-  for (; i < n; i++) {
-    a = (a ^ u[i]) * 0x100000001b3ULL;
-    b = (b ^ u[i]) * 0x100000001b3ULL;
-  }
+  a = oc_hash_bytes(a, u + i, n - i);
+  b = oc_hash_bytes(b, u + i, n - i);
   /* the length, so that trailing zero bytes count */
   a = (a ^ n) * 0x9e3779b97f4a7c15ULL;
   b = (b ^ n) * 0xc2b2ae3d27d4eb4fULL;
@@ -322,7 +320,7 @@ int bk_out_write(bk_edition *e, bk_out *o, const char *rel, const char *data,
   snprintf(path, sizeof path, "%s/%s", o->tmp_dir, rel);
   bk_out_memo *m = e->opt ? e->opt->out_memo : NULL;
   memo_entry *en = NULL;
-  uint64_t hash[2] = {0xcbf29ce484222325ULL, 0x84222325cbf29ce4ULL};
+  uint64_t hash[2] = {OC_HASH_FNV_BASIS, 0x84222325cbf29ce4ULL};
   if (m) {
     char key[PATH_MAX + OC_NAME_MAX + 2];
     snprintf(key, sizeof key, "%s/%s", e->name, rel);
