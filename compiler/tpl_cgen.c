@@ -5,6 +5,7 @@
 #include "tpl_cgen.h"
 
 #include "oc_alloc.h"
+#include "oc_hash.h"
 #include "oc_sb.h"
 
 #include <inttypes.h>
@@ -146,24 +147,17 @@ static void add_c_string(oc_sb *b, const char *s, size_t n, int indent) {
 typedef struct dedup_entry {
   char *key;
   size_t klen;
-  uint64_t h;
   char *cname; /* the C identifier it was given */
 } dedup_entry;
 
 typedef struct dedup {
   dedup_entry *e;
   size_t len, cap;
-  size_t *slots; /* index + 1, 0 = empty */
-  size_t nslots;
+  oc_hidx idx; /* positions in e + 1 by hash */
 } dedup;
 
 static uint64_t hash64(const char *s, size_t n) {
-  uint64_t h = 1469598103934665603ull;
-  for (size_t i = 0; i < n; i++) {
-    h ^= (unsigned char)s[i];
-    h *= 1099511628211ull;
-  }
-  return h;
+  return oc_hash_bytes(OC_HASH_SEED, s, n);
 }
 
 static void dedup_free(dedup *d) {
@@ -172,44 +166,35 @@ static void dedup_free(dedup *d) {
     free(d->e[i].cname);
   }
   free(d->e);
-  free(d->slots);
+  oc_hidx_free(&d->idx);
   memset(d, 0, sizeof *d);
 }
 
-/* Finds key; returns its index, or -1 when absent (then *slot is where to
- * insert). */
-static long dedup_find(dedup *d, const char *key, size_t klen, uint64_t h,
-                       size_t *slot) {
-  if (d->nslots == 0 || (d->len + 1) * 2 > d->nslots) {
-    size_t n = d->nslots ? d->nslots * 2 : 64;
-    size_t *s = oc_calloc(n, sizeof *s);
-    for (size_t i = 0; i < d->len; i++) {
-      size_t j = (size_t)(d->e[i].h & (n - 1));
-      while (s[j])
-        j = (j + 1) & (n - 1);
-      s[j] = i + 1;
-    }
-    free(d->slots);
-    d->slots = s;
-    d->nslots = n;
-  }
-  size_t j = (size_t)(h & (d->nslots - 1));
-  while (d->slots[j]) {
-    dedup_entry *e = &d->e[d->slots[j] - 1];
-    if (e->h == h && e->klen == klen && !memcmp(e->key, key, klen))
-      return (long)(d->slots[j] - 1);
-    j = (j + 1) & (d->nslots - 1);
-  }
-  *slot = j;
-  return -1;
+/* What the index is asked: key bytes in a table. */
+typedef struct dedup_probe {
+  const dedup *d;
+  const char *key;
+  size_t klen;
+} dedup_probe;
+
+static bool dedup_eq(const void *entry, const void *probe) {
+  const dedup_probe *p = probe;
+  const dedup_entry *e = &p->d->e[(uintptr_t)entry - 1];
+  return e->klen == p->klen && !memcmp(e->key, p->key, p->klen);
+}
+
+/* Finds key (of hash h); returns its index, or -1 when absent. */
+static long dedup_find(const dedup *d, const char *key, size_t klen,
+                       uint64_t h) {
+  dedup_probe p = {d, key, klen};
+  return (long)(uintptr_t)oc_hidx_get(&d->idx, h, dedup_eq, &p) - 1;
 }
 
 static long dedup_insert(dedup *d, const char *key, size_t klen, uint64_t h,
-                         size_t slot, const char *cname) {
+                         const char *cname) {
   OC_GROW(d->e, d->cap, d->len + 1);
-  d->e[d->len] =
-      (dedup_entry){oc_strndup(key, klen), klen, h, oc_strdup(cname)};
-  d->slots[slot] = d->len + 1;
+  d->e[d->len] = (dedup_entry){oc_strndup(key, klen), klen, oc_strdup(cname)};
+  oc_hidx_put(&d->idx, h, (void *)(uintptr_t)(d->len + 1));
   return (long)d->len++;
 }
 
@@ -324,9 +309,9 @@ void tpl_cgen_free(tpl_cgen *g) {
 static const char *file_ref(tpl_cgen *g, const char *file) {
   if (!file)
     return "NULL";
-  size_t n = strlen(file), slot;
+  size_t n = strlen(file);
   uint64_t h = hash64(file, n);
-  long i = dedup_find(&g->files, file, n, h, &slot);
+  long i = dedup_find(&g->files, file, n, h);
   if (i >= 0)
     return g->files.e[i].cname;
   char cname[32];
@@ -334,7 +319,7 @@ static const char *file_ref(tpl_cgen *g, const char *file) {
   oc_sb_printf(&g->consts, "static const char %s[] = ", cname);
   add_c_string(&g->consts, file, n, 4);
   oc_sb_adds(&g->consts, ";\n");
-  i = dedup_insert(&g->files, file, n, h, slot, cname);
+  i = dedup_insert(&g->files, file, n, h, cname);
   return g->files.e[i].cname;
 }
 
@@ -352,9 +337,8 @@ static const char *name_ref(tpl_cgen *g, const char *s, size_t len) {
     s = "";
     len = 0;
   }
-  size_t slot;
   uint64_t h = hash64(s, len);
-  long i = dedup_find(&g->names, s, len, h, &slot);
+  long i = dedup_find(&g->names, s, len, h);
   if (i >= 0)
     return g->names.e[i].cname;
   char cname[64];
@@ -372,7 +356,7 @@ static const char *name_ref(tpl_cgen *g, const char *s, size_t len) {
   oc_sb_printf(&g->consts, "static const tpl_name %s = ", cname);
   name_init(&g->consts, s, len);
   oc_sb_adds(&g->consts, ";\n");
-  i = dedup_insert(&g->names, s, len, h, slot, cname);
+  i = dedup_insert(&g->names, s, len, h, cname);
   return g->names.e[i].cname;
 }
 
@@ -395,9 +379,8 @@ static const char *loc_ref(tpl_cgen *g, const tpl_loc *loc) {
     klen = (size_t)snprintf(heap, n, "%u:%u:%s", loc->line, loc->col, file);
     k = heap;
   }
-  size_t slot;
   uint64_t h = hash64(k, klen);
-  long i = dedup_find(&g->locs, k, klen, h, &slot);
+  long i = dedup_find(&g->locs, k, klen, h);
   if (i < 0) {
     const char *fref = file_ref(g, loc->file);
     char cname[32];
@@ -405,7 +388,7 @@ static const char *loc_ref(tpl_cgen *g, const tpl_loc *loc) {
     oc_sb_printf(&g->consts,
                  "static const tpl_loc %s = {%s, %" PRIu32 ", %" PRIu32 "};\n",
                  cname, fref, loc->line, loc->col);
-    i = dedup_insert(&g->locs, k, klen, h, slot, cname);
+    i = dedup_insert(&g->locs, k, klen, h, cname);
   }
   free(heap);
   return g->locs.e[i].cname;

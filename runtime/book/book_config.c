@@ -15,6 +15,7 @@
 
 #include "oc_alloc.h"
 #include "oc_file.h"
+#include "oc_hash.h"
 #include "oc_path.h"
 #include "oc_sb.h"
 #include "tpl_yaml.h"
@@ -45,11 +46,10 @@ struct cn {
   bk_pos pos;       /* line 0: not written by the user (a default) */
   cn_kid *kid;
   size_t n, cap;
-  /* Maps of more than CN_INDEX_MIN keys: an open-addressing table of
-   * kid positions + 1 (0 is free), so that finding a key, and so reading,
-   * merging and checking a map, stays linear in its size. */
-  uint32_t *index;
-  size_t index_cap;
+  /* Maps of more than CN_INDEX_MIN keys: kid positions + 1 by their key's
+   * hash (kid may move as it grows), so that finding a key, and so
+   * reading, merging and checking a map, stays linear in its size. */
+  oc_hidx index;
   bool built;
   tpl_value value;
   /* While its mapping is read: the `<<` values, and where the last was. */
@@ -73,26 +73,23 @@ static cn *cn_scalar(oc_arena *a, tpl_value v, const char *text, bk_pos pos) {
 
 enum { CN_INDEX_MIN = 8 };
 
-static void cn_index_put(cn *map, size_t i) {
-  const cn_kid *k = &map->kid[i];
-  size_t mask = map->index_cap - 1;
-  size_t h = tpl_hash_bytes(k->key, k->key_len) & mask;
-  while (map->index[h])
-    h = (h + 1) & mask;
-  map->index[h] = (uint32_t)i + 1;
+/* What a map's index is asked: a key in a map. */
+typedef struct cn_probe {
+  const cn *map;
+  const char *key;
+  size_t len;
+} cn_probe;
+
+static bool cn_kid_eq(const void *entry, const void *probe) {
+  const cn_probe *p = probe;
+  const cn_kid *k = &p->map->kid[(uintptr_t)entry - 1];
+  return k->key_len == p->len && memcmp(k->key, p->key, p->len) == 0;
 }
 
-/* Keeps the table at most half full, rebuilt twice as large. */
-static void cn_index_grow(oc_arena *a, cn *map) {
-  if (map->n * 2 <= map->index_cap)
-    return;
-  size_t cap = map->index_cap ? map->index_cap * 2 : 32;
-  while (map->n * 2 > cap)
-    cap *= 2;
-  map->index = oc_arena_calloc(a, cap, sizeof *map->index);
-  map->index_cap = cap;
-  for (size_t i = 0; i < map->n; i++)
-    cn_index_put(map, i);
+static void cn_index_put(cn *map, size_t i) {
+  const cn_kid *k = &map->kid[i];
+  oc_hidx_put(&map->index, oc_hash_bytes(OC_HASH_SEED, k->key, k->key_len),
+              (void *)(uintptr_t)(i + 1));
 }
 
 /* Adds an entry; a map's key must not be in it already (cn_find). */
@@ -103,12 +100,14 @@ static void cn_add(oc_arena *a, cn *parent, const char *key, size_t key_len,
   parent->kid = oc_arena_grow_array(a, parent->kid, parent->n, &parent->cap,
                                     parent->n + 1, sizeof *parent->kid);
   parent->kid[parent->n++] = (cn_kid){key, key_len, key_pos, val};
-  if (!key || (parent->n <= CN_INDEX_MIN && !parent->index))
+  if (!key || (parent->n <= CN_INDEX_MIN && !parent->index.cap))
     return;
-  if (parent->index && parent->n * 2 <= parent->index_cap)
-    cn_index_put(parent, parent->n - 1);
-  else
-    cn_index_grow(a, parent);
+  if (!parent->index.cap) {
+    oc_hidx_init(&parent->index, a, 32);
+    for (size_t i = 0; i + 1 < parent->n; i++)
+      cn_index_put(parent, i);
+  }
+  cn_index_put(parent, parent->n - 1);
 }
 
 static bool key_is(const cn_kid *k, const char *name) {
@@ -119,15 +118,11 @@ static bool key_is(const cn_kid *k, const char *name) {
 static cn_kid *cn_find(const cn *map, const char *key, size_t len) {
   if (!map || map->kind != CN_MAP)
     return NULL;
-  if (map->index) {
-    size_t mask = map->index_cap - 1;
-    for (size_t h = tpl_hash_bytes(key, len) & mask; map->index[h];
-         h = (h + 1) & mask) {
-      cn_kid *k = &map->kid[map->index[h] - 1];
-      if (k->key_len == len && memcmp(k->key, key, len) == 0)
-        return k;
-    }
-    return NULL;
+  if (map->index.cap) {
+    cn_probe p = {map, key, len};
+    uintptr_t i = (uintptr_t)oc_hidx_get(
+        &map->index, oc_hash_bytes(OC_HASH_SEED, key, len), cn_kid_eq, &p);
+    return i ? &map->kid[i - 1] : NULL;
   }
   for (size_t i = 0; i < map->n; i++)
     if (map->kid[i].key_len == len && memcmp(map->kid[i].key, key, len) == 0)

@@ -15,6 +15,7 @@
 #include <zip.h>
 
 #include "oc_file.h"
+#include "oc_hash.h"
 #include "oc_path.h"
 #include "ts_font.h"
 
@@ -358,11 +359,8 @@ static bool remote_image(bk_edition *e, const bk_item *it, const char *html) {
 /* ---- identifiers and dates ------------------------------------------ */
 
 static uint64_t fnv64(uint64_t h, const char *s) {
-  for (; *s; s++) {
-    h ^= (unsigned char)*s;
-    h *= 0x100000001b3ULL;
-  }
-  return h ^ 0xff; /* separates "ab"+"c" from "a"+"bc" */
+  /* ^ 0xff separates "ab"+"c" from "a"+"bc" */
+  return oc_hash_bytes(h, s, strlen(s)) ^ 0xff;
 }
 
 /* The edition's identifier: its ISBN, else a UUID (RFC 9562 version 8,
@@ -380,7 +378,7 @@ static const char *identifier(bk_edition *e) {
     return oc_arena_printf(e->a, "urn:isbn:%s", digits);
   }
   const char *parts[] = {e->bk.title, e->bk.author, e->bk.edition, e->name};
-  uint64_t a = 0xcbf29ce484222325ULL, b = 0x84222325cbf29ce4ULL;
+  uint64_t a = OC_HASH_FNV_BASIS, b = 0x84222325cbf29ce4ULL;
   for (size_t i = 0; i < 4; i++) {
     a = fnv64(a, parts[i]);
     b = fnv64(b, parts[3 - i]);

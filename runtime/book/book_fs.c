@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "oc_alloc.h"
+#include "oc_hash.h"
 #include "oc_path.h"
 
 /* True when rel climbs above its start with `..` at some point. */
@@ -214,10 +215,8 @@ void bk_hash_feed(uint64_t h[2], const void *p, size_t n) {
     b = (b ^ w) * 0xc2b2ae3d27d4eb4fULL;
     b ^= b >> 31;
   }
-  for (; i < n; i++) {
-    a = (a ^ u[i]) * 0x100000001b3ULL;
-    b = (b ^ u[i]) * 0x100000001b3ULL;
-  }
+  a = oc_hash_bytes(a, u + i, n - i);
+  b = oc_hash_bytes(b, u + i, n - i);
   /* the length, so that trailing zero bytes count */
   a = (a ^ n) * 0x9e3779b97f4a7c15ULL;
   b = (b ^ n) * 0xc2b2ae3d27d4eb4fULL;
@@ -228,7 +227,7 @@ void bk_hash_feed(uint64_t h[2], const void *p, size_t n) {
 /* ---- the memo of what was written ----------------------------------- */
 
 typedef struct memo_entry {
-  char *key; /* "<edition>/<rel>"; NULL: free */
+  char *key; /* "<edition>/<rel>" */
   uint64_t hash[2];
   size_t size;
   dev_t dev;
@@ -237,24 +236,23 @@ typedef struct memo_entry {
 } memo_entry;
 
 struct bk_out_memo {
-  memo_entry *slots;
-  size_t cap, len; /* cap: a power of two */
+  oc_hidx entries; /* memo_entry by key, on the heap */
   size_t linked, written;
 };
 
-bk_out_memo *bk_out_memo_new(void) {
-  bk_out_memo *m = oc_calloc(1, sizeof *m);
-  m->cap = 64;
-  m->slots = oc_calloc(m->cap, sizeof *m->slots);
-  return m;
-}
+bk_out_memo *bk_out_memo_new(void) { return oc_calloc(1, sizeof(bk_out_memo)); }
 
 void bk_out_memo_free(bk_out_memo *m) {
   if (!m)
     return;
-  for (size_t i = 0; i < m->cap; i++)
-    free(m->slots[i].key);
-  free(m->slots);
+  for (size_t i = 0; i < m->entries.cap; i++) {
+    memo_entry *en = m->entries.entries[i];
+    if (en) {
+      free(en->key);
+      free(en);
+    }
+  }
+  oc_hidx_free(&m->entries);
   free(m);
 }
 
@@ -264,29 +262,18 @@ void bk_out_memo_counts(const bk_out_memo *m, size_t *linked,
   *written = m->written;
 }
 
-static memo_entry *memo_find(bk_out_memo *m, const char *key) {
-  uint64_t h[2] = {0xcbf29ce484222325ULL, 0};
-  bk_hash_feed(h, key, strlen(key));
-  for (size_t i = h[0] & (m->cap - 1);; i = (i + 1) & (m->cap - 1))
-    if (!m->slots[i].key || !strcmp(m->slots[i].key, key))
-      return &m->slots[i];
+static bool memo_eq(const void *entry, const void *key) {
+  return !strcmp(((const memo_entry *)entry)->key, key);
 }
 
+/* The entry of key, a new one (all but the key zero) when there is none. */
 static memo_entry *memo_add(bk_out_memo *m, const char *key) {
-  if ((m->len + 1) * 2 > m->cap) {
-    memo_entry *old = m->slots;
-    size_t old_cap = m->cap;
-    m->cap *= 2;
-    m->slots = oc_calloc(m->cap, sizeof *m->slots);
-    for (size_t i = 0; i < old_cap; i++)
-      if (old[i].key)
-        *memo_find(m, old[i].key) = old[i];
-    free(old);
-  }
-  memo_entry *en = memo_find(m, key);
-  if (!en->key) {
+  uint64_t h = oc_hash_str(key);
+  memo_entry *en = oc_hidx_get(&m->entries, h, memo_eq, key);
+  if (!en) {
+    en = oc_calloc(1, sizeof *en);
     en->key = oc_strdup(key);
-    m->len++;
+    oc_hidx_put(&m->entries, h, en);
   }
   return en;
 }
@@ -333,7 +320,7 @@ int bk_out_write(bk_edition *e, bk_out *o, const char *rel, const char *data,
   snprintf(path, sizeof path, "%s/%s", o->tmp_dir, rel);
   bk_out_memo *m = e->opt ? e->opt->out_memo : NULL;
   memo_entry *en = NULL;
-  uint64_t hash[2] = {0xcbf29ce484222325ULL, 0x84222325cbf29ce4ULL};
+  uint64_t hash[2] = {OC_HASH_FNV_BASIS, 0x84222325cbf29ce4ULL};
   if (m) {
     char key[PATH_MAX + OC_NAME_MAX + 2];
     snprintf(key, sizeof key, "%s/%s", e->name, rel);

@@ -19,8 +19,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "book_htmltext.h"
 #include "ts_engine.h"
-#include <utf8proc.h>
 
 /* The first words kept of a page: enough to tell two places apart. */
 #define SNIPPET_MAX 48
@@ -302,40 +302,6 @@ static void dt_add(oc_arena *a, doc_text *d, char c, size_t src, size_t put) {
   d->n++;
 }
 
-/* The value of attribute name in the tag text [s, e), or NULL. */
-static const char *tag_attr(oc_arena *a, const char *s, const char *e,
-                            const char *name, size_t *len) {
-  size_t k = strlen(name);
-  for (const char *p = s; p + k + 2 < e; p++) {
-    char q = *p;
-    if (q == '"' || q == '\'') { /* skip a value */
-      const char *z = memchr(p + 1, q, (size_t)(e - p - 1));
-      if (!z)
-        return NULL;
-      p = z;
-      continue;
-    }
-    if (!is_space(q) || memcmp(p + 1, name, k) != 0)
-      continue;
-    const char *v = p + 1 + k;
-    while (v < e && is_space(*v))
-      v++;
-    if (v >= e || *v != '=')
-      continue;
-    v++;
-    while (v < e && is_space(*v))
-      v++;
-    if (v >= e || (*v != '"' && *v != '\''))
-      continue;
-    const char *z = memchr(v + 1, *v, (size_t)(e - v - 1));
-    if (!z)
-      return NULL;
-    *len = (size_t)(z - v - 1);
-    return oc_arena_strndup(a, v + 1, *len);
-  }
-  return NULL;
-}
-
 static bool has_token(const char *list, const char *word) {
   size_t k = strlen(word);
   for (const char *p = list; p && *p;) {
@@ -351,44 +317,11 @@ static bool has_token(const char *list, const char *word) {
   return false;
 }
 
-static bool name_is(const char *s, size_t n, const char *name) {
-  return strlen(name) == n && !memcmp(s, name, n);
-}
-
-/* One character reference or entity at s (after '&'): its UTF-8 bytes. */
-static size_t decode_entity(const char *s, const char *end, char out[4],
-                            size_t *used) {
-  const char *semi =
-      memchr(s, ';', (size_t)(end - s) < 12 ? (size_t)(end - s) : 12);
-  if (!semi)
-    return 0;
-  size_t n = (size_t)(semi - s);
-  *used = n + 2;
-  static const char *const names[] = {"amp", "lt", "gt", "quot", "apos"};
-  static const char chars[] = "&<>\"'";
-  for (size_t i = 0; i < 5; i++)
-    if (name_is(s, n, names[i])) {
-      out[0] = chars[i];
-      return 1;
-    }
-  if (n < 2 || s[0] != '#')
-    return 0;
-  unsigned long cp = 0;
-  bool hex = s[1] == 'x' || s[1] == 'X';
-  for (size_t i = hex ? 2 : 1; i < n && cp <= 0x10FFFF; i++) {
-    char c = s[i];
-    int d = c >= '0' && c <= '9'          ? c - '0'
-            : hex && c >= 'a' && c <= 'f' ? c - 'a' + 10
-            : hex && c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                          : -1;
-    if (d < 0)
-      return 0;
-    cp = cp * (hex ? 16 : 10) + (unsigned long)d;
-  }
-  if (cp > 0x10FFFF)
-    return 0;
-  return (size_t)utf8proc_encode_char((utf8proc_int32_t)cp,
-                                      (utf8proc_uint8_t *)out);
+/* The attribute `name` of the start tag t, decoded, in v (NUL-terminated),
+ * or NULL. */
+static const char *tag_attr(const bk_ht_token *t, const char *name, oc_sb *v) {
+  v->len = 0;
+  return bk_ht_get_attr(t, name, v) ? oc_sb_cstr(v) : NULL;
 }
 
 static void scan_document(oc_arena *a, const char *h, size_t len,
@@ -398,121 +331,71 @@ static void scan_document(oc_arena *a, const char *h, size_t len,
   bool in_body = false, space = false;
   size_t skip = 0;         /* depth inside left-out content */
   size_t hoist = SIZE_MAX; /* a heading opened since the last text */
-  for (size_t i = 0; i < len;) {
-    if (h[i] == '<') {
-      const char *e = NULL;
-      if (!strncmp(h + i, "<!--", 4)) {
-        const char *z = strstr(h + i + 4, "-->");
-        i = z ? (size_t)(z - h) + 3 : len;
-        continue;
-      }
-      if (!strncmp(h + i, "<![CDATA[", 9)) {
-        const char *z = strstr(h + i + 9, "]]>");
-        size_t to = z ? (size_t)(z - h) : len;
-        for (size_t k = i + 9; in_body && !skip && k < to; k++) {
-          if (is_space(h[k])) {
-            space = d->n > 0;
-            continue;
-          }
-          if (space)
-            dt_add(a, d, ' ', k, k);
-          space = false;
-          dt_add(a, d, h[k], k, k);
-        }
-        i = z ? to + 3 : len;
-        continue;
-      }
-      /* a tag: to its '>' outside quoted values */
-      char q = 0;
-      for (size_t k = i + 1; k < len && !e; k++) {
-        if (q)
-          q = h[k] == q ? 0 : q;
-        else if (h[k] == '"' || h[k] == '\'')
-          q = h[k];
-        else if (h[k] == '>')
-          e = h + k;
-      }
-      if (!e)
-        break;
-      size_t tag_at = i;
-      const char *s = h + i + 1;
-      i = (size_t)(e - h) + 1;
-      if (*s == '?' || *s == '!')
-        continue;
-      bool closing = *s == '/';
-      if (closing)
-        s++;
-      size_t nl = 0;
-      while (s + nl < e && !is_space(s[nl]) && s[nl] != '/' && s[nl] != '>')
-        nl++;
-      bool empty = e[-1] == '/';
-      if (closing) {
-        if (skip)
-          skip--;
-        else if (name_is(s, nl, "body"))
-          d->body_end = tag_at;
-        continue;
-      }
-      if (name_is(s, nl, "body")) {
+  oc_sb v;
+  oc_sb_init(&v, NULL, 64);
+  bk_htreader r;
+  bk_ht_token t;
+  bk_ht_init(&r, h, len);
+  while (bk_ht_next(&r, &t)) {
+    if (t.kind == BK_HT_CLOSE) {
+      if (skip)
+        skip--;
+      else if (bk_ht_is(&t, "body"))
+        d->body_end = t.at;
+      continue;
+    }
+    if (t.kind == BK_HT_OPEN) {
+      if (bk_ht_is(&t, "body")) {
         in_body = true;
-        d->body_at = i;
+        d->body_at = t.end;
         continue;
       }
       if (skip) {
-        skip += !empty;
+        skip += !t.empty;
         continue;
       }
-      size_t vl;
-      const char *cls = tag_attr(a, s, e, "class", &vl);
-      if (name_is(s, nl, "svg") || name_is(s, nl, "math") ||
-          name_is(s, nl, "script") || name_is(s, nl, "style") ||
-          name_is(s, nl, "textarea") || name_is(s, nl, "select") ||
+      const char *cls = tag_attr(&t, "class", &v);
+      if (bk_ht_is(&t, "svg") || bk_ht_is(&t, "math") ||
+          bk_ht_is(&t, "script") || bk_ht_is(&t, "style") ||
+          bk_ht_is(&t, "textarea") || bk_ht_is(&t, "select") ||
           has_token(cls, "footnotes") || has_token(cls, "footnote-ref")) {
-        skip = !empty;
+        skip = !t.empty;
         continue;
       }
-      const char *id = tag_attr(a, s, e, "id", &vl);
+      const char *id = tag_attr(&t, "id", &v);
       if (id && !strcmp(id, slug) && d->slug_put == SIZE_MAX) {
-        d->slug_put = tag_at;
+        d->slug_put = t.at;
         d->slug_at = d->n;
       }
       /* a marker goes before a heading (inside, it would join the
          heading's name), a figure (its image comes before the caption's
          words) or a table (its caption or first row) that opens with the
          page's words */
-      bool heading = nl == 2 && s[0] == 'h' && s[1] >= '1' && s[1] <= '6';
-      if ((heading || name_is(s, nl, "figure") || name_is(s, nl, "table")) &&
+      bool heading = t.name_len == 2 && t.name[0] == 'h' && t.name[1] >= '1' &&
+                     t.name[1] <= '6';
+      if ((heading || bk_ht_is(&t, "figure") || bk_ht_is(&t, "table")) &&
           hoist == SIZE_MAX)
-        hoist = tag_at;
+        hoist = t.at;
       continue;
     }
-    /* text */
-    size_t at = i;
-    char buf[4];
-    size_t nb = 1, used = 1;
-    buf[0] = h[i];
-    if (h[i] == '&') {
-      nb = decode_entity(h + i + 1, h + len, buf, &used);
-      if (!nb) {
-        buf[0] = '&';
-        nb = used = 1;
+    if (t.kind != BK_HT_TEXT || !in_body || skip)
+      continue;
+    /* each byte with where it comes from: a reference's bytes all from
+       its '&' */
+    for (size_t k = 0; k < t.len; k++) {
+      size_t at = t.ref ? t.at : (size_t)(t.text - h) + k;
+      if ((!t.ref || t.len == 1) && is_space(t.text[k])) {
+        space = d->n > 0;
+        continue;
       }
+      if (space)
+        dt_add(a, d, ' ', at, at);
+      space = false;
+      dt_add(a, d, t.text[k], at, hoist != SIZE_MAX ? hoist : at);
+      hoist = SIZE_MAX;
     }
-    i += used;
-    if (!in_body || skip)
-      continue;
-    if (nb == 1 && is_space(buf[0])) {
-      space = d->n > 0;
-      continue;
-    }
-    if (space)
-      dt_add(a, d, ' ', at, at);
-    space = false;
-    size_t put = hoist != SIZE_MAX ? hoist : at;
-    hoist = SIZE_MAX;
-    for (size_t k = 0; k < nb; k++)
-      dt_add(a, d, buf[k], at, k ? at : put);
   }
+  oc_sb_free(&v);
 }
 
 struct bk_page_marks {

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "oc_hash.h"
 #include "oc_sb.h"
 
 /* ---- what HTML has --------------------------------------------------- */
@@ -1600,49 +1601,22 @@ static void clean_container(const bk_rawhtml_ctx *c, cmark_node *parent) {
   }
 }
 
-/* A pointer set in the arena: the containers already listed. */
-typedef struct pset {
-  cmark_node **slots;
-  size_t cap, n;
-} pset;
-
-static bool pset_has(const pset *p, cmark_node *x) {
-  if (!p->cap)
-    return false;
-  size_t h = ((uintptr_t)x >> 4) * 0x9E3779B97F4A7C15ull % p->cap;
-  while (p->slots[h]) {
-    if (p->slots[h] == x)
-      return true;
-    h = (h + 1) % p->cap;
-  }
-  return false;
+static bool same_node(const void *entry, const void *key) {
+  return entry == key;
 }
 
-static bool pset_add(oc_arena *a, pset *p, cmark_node *x) {
-  if (2 * (p->n + 1) > p->cap) {
-    pset q = {oc_arena_calloc(a, p->cap ? p->cap * 2 : 64, sizeof *q.slots),
-              p->cap ? p->cap * 2 : 64, 0};
-    for (size_t i = 0; i < p->cap; i++)
-      if (p->slots[i])
-        pset_add(a, &q, p->slots[i]);
-    *p = q;
-  }
-  size_t h = ((uintptr_t)x >> 4) * 0x9E3779B97F4A7C15ull % p->cap;
-  while (p->slots[h]) {
-    if (p->slots[h] == x)
-      return false;
-    h = (h + 1) % p->cap;
-  }
-  p->slots[h] = x;
-  p->n++;
-  return true;
+static uint64_t node_hash(const cmark_node *x) {
+  return oc_hash_bytes(OC_HASH_SEED, &x, sizeof x);
 }
 
 void bk_rawhtml_clean(cmark_node *doc, const bk_rawhtml_ctx *c) {
   /* The containers first (cleaning one changes the tree), innermost
    * first: cleaning a container may remove a container inside it (in an
    * element removed with its content), never one around it. */
-  pset seen = {0};
+  /* the containers already listed (in the arena, which an arena cap
+     unwinds with) */
+  oc_hidx *seen = oc_arena_alloc(c->a, sizeof *seen);
+  oc_hidx_init(seen, c->a, 64);
   cmark_node **list = NULL;
   size_t n = 0, cap = 0;
   cmark_iter *it = cmark_iter_new(doc);
@@ -1650,8 +1624,11 @@ void bk_rawhtml_clean(cmark_node *doc, const bk_rawhtml_ctx *c) {
   while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
     cmark_node *x = cmark_iter_get_node(it);
     if (ev == CMARK_EVENT_ENTER && is_raw(x) && cmark_node_parent(x)) {
-      pset_add(c->a, &seen, cmark_node_parent(x));
-    } else if (ev == CMARK_EVENT_EXIT && pset_has(&seen, x)) {
+      cmark_node *p = cmark_node_parent(x);
+      if (!oc_hidx_get(seen, node_hash(p), same_node, p))
+        oc_hidx_put(seen, node_hash(p), p);
+    } else if (ev == CMARK_EVENT_EXIT &&
+               oc_hidx_get(seen, node_hash(x), same_node, x)) {
       list = oc_arena_grow_array(c->a, list, n, &cap, n + 1, sizeof *list);
       list[n++] = x;
     }

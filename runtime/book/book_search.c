@@ -11,6 +11,7 @@
 
 #include <utf8proc.h>
 
+#include "book_htmltext.h"
 #include "oc_alloc.h"
 #include "oc_arena.h"
 #include "si_index.h"
@@ -47,11 +48,9 @@ size_t bk_search_dropped(const bk_search *s) { return si_dropped(s->x); }
 /* Ends the current section: the index takes its text. */
 static void end_section(bk_search *s) { si_end(s->x); }
 
-static char *attr_text(oc_arena *a, const char *v, size_t n);
-
 static bool start_section(bk_search *s, const char *id, size_t n) {
   end_section(s);
-  return si_section(s->x, attr_text(s->a, id, n));
+  return si_section(s->x, oc_arena_strndup(s->a, id, n));
 }
 
 /* Text goes to the title or the body, spaces collapsed. */
@@ -60,102 +59,6 @@ static void put_text(bk_search *s, const char *p, size_t n) {
 }
 
 static void put_space(bk_search *s) { put_text(s, " ", 1); }
-
-/* The entity at p (after '&'): its UTF-8 text into out (*n bytes);
- * returns the bytes it took, 0 when it is not one (the '&' is text). */
-static size_t decode_entity(const char *p, char out[8], size_t *n) {
-  static const struct {
-    const char *name, *text;
-  } named[] = {{"amp;", "&"},   {"lt;", "<"},    {"gt;", ">"},
-               {"quot;", "\""}, {"apos;", "'"},  {"nbsp;", " "},
-               {"ndash;", "–"}, {"mdash;", "—"}, {"hellip;", "…"}};
-  for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
-    if (!strncmp(p, named[i].name, strlen(named[i].name))) {
-      *n = strlen(named[i].text);
-      memcpy(out, named[i].text, *n);
-      return strlen(named[i].name);
-    }
-  if (*p != '#')
-    return 0;
-  bool hex = p[1] == 'x' || p[1] == 'X';
-  const char *d = p + 1 + hex;
-  uint32_t c = 0;
-  size_t k = 0;
-  for (; k < 8; k++) {
-    int v = d[k] >= '0' && d[k] <= '9'          ? d[k] - '0'
-            : hex && d[k] >= 'a' && d[k] <= 'f' ? d[k] - 'a' + 10
-            : hex && d[k] >= 'A' && d[k] <= 'F' ? d[k] - 'A' + 10
-                                                : -1;
-    if (v < 0)
-      break;
-    c = c * (hex ? 16 : 10) + (uint32_t)v;
-  }
-  if (!k || d[k] != ';')
-    return 0;
-  if (c == 0 || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-    c = 0xfffd;
-  *n = (size_t)utf8proc_encode_char((int32_t)c, (utf8proc_uint8_t *)out);
-  return (size_t)(d + k - p) + 1;
-}
-
-static size_t put_entity(bk_search *s, const char *p) {
-  char buf[8];
-  size_t n, k = decode_entity(p, buf, &n);
-  if (k)
-    put_text(s, buf, n);
-  return k;
-}
-
-/* An attribute's value as the browser reads it: entities decoded. */
-static char *attr_text(oc_arena *a, const char *v, size_t n) {
-  char *out = oc_arena_alloc(a, n + 1), *o = out;
-  for (size_t i = 0; i < n;) {
-    char buf[8];
-    size_t m, k = v[i] == '&' ? decode_entity(v + i + 1, buf, &m) : 0;
-    if (k && i + 1 + k <= n && m <= 1 + k) {
-      memcpy(o, buf, m);
-      o += m;
-      i += 1 + k;
-    } else {
-      *o++ = v[i++];
-    }
-  }
-  *o = 0;
-  return out;
-}
-
-/* Where the tag at p ('<') ends: after its '>' (quotes respected), or at
- * the end of the string. */
-static const char *tag_end(const char *p) {
-  char q = 0;
-  for (p++; *p; p++) {
-    if (q) {
-      if (*p == q)
-        q = 0;
-    } else if (*p == '"' || *p == '\'') {
-      q = *p;
-    } else if (*p == '>') {
-      return p + 1;
-    }
-  }
-  return p;
-}
-
-/* The value of attribute `name` in the tag [p, end), or NULL. */
-static const char *attr(const char *p, const char *end, const char *name,
-                        size_t *n) {
-  size_t nl = strlen(name);
-  for (const char *q = p; q + nl + 3 < end; q++)
-    if ((q[0] == ' ' || q[0] == '\n') && !strncmp(q + 1, name, nl) &&
-        q[nl + 1] == '=' && q[nl + 2] == '"') {
-      const char *v = q + nl + 3, *e = memchr(v, '"', (size_t)(end - v));
-      if (!e)
-        return NULL;
-      *n = (size_t)(e - v);
-      return v;
-    }
-  return NULL;
-}
 
 /* Tags that sit inside words ("<em>un</em>done"); any other tag is a
  * space between words. */
@@ -174,67 +77,59 @@ void bk_search_add_page(bk_search *s, const char *file, const char *title,
   if (!si_page(s->x, file))
     return;
   bool open = start_section(s, "", 0);
+  oc_sb id;
+  oc_sb_init(&id, NULL, 64);
   /* The title, read as HTML with the body's rules. */
   s->in_title = true;
   for (int part = 0; part < 2; part++) {
     const char *p = part ? html : title ? title : "";
     char heading = 0; /* the level of the heading being read, as a digit */
-    while (*p) {
-      if (*p == '&') {
-        size_t k = open ? put_entity(s, p + 1) : 0;
-        if (!k && open)
-          put_text(s, "&", 1);
-        p += 1 + k;
+    const char *left_out = NULL; /* the element being left out */
+    bk_htreader r;
+    bk_ht_token t;
+    bk_ht_init(&r, p, strlen(p));
+    while (bk_ht_next(&r, &t)) {
+      if (left_out) {
+        if (t.kind == BK_HT_CLOSE && bk_ht_is(&t, left_out))
+          left_out = NULL;
         continue;
       }
-      if (*p != '<') {
-        const char *q = p;
-        while (*q && *q != '<' && *q != '&')
-          q++;
+      if (t.kind == BK_HT_TEXT) {
         if (open)
-          put_text(s, p, (size_t)(q - p));
-        p = q;
+          put_text(s, t.text, t.len);
         continue;
       }
-      const char *end = tag_end(p);
-      const char *name = p + 1 + (p[1] == '/');
-      size_t nl = 0;
-      while (name[nl] && name[nl] != ' ' && name[nl] != '>' &&
-             name[nl] != '/' && name[nl] != '\n')
-        nl++;
-      bool closing = p[1] == '/';
-      if (!closing && ((nl == 3 && !strncmp(name, "pre", 3)) ||
-                       (nl == 6 && !strncmp(name, "script", 6)) ||
-                       (nl == 5 && !strncmp(name, "style", 5)))) {
+      if (t.kind == BK_HT_OPEN &&
+          (bk_ht_is(&t, "pre") || bk_ht_is(&t, "script") ||
+           bk_ht_is(&t, "style"))) {
         /* Left out: code listings and what is not text. */
-        char close[12];
-        snprintf(close, sizeof close, "</%.*s", (int)nl, name);
-        const char *q = strstr(end, close);
-        p = q ? tag_end(q) : end + strlen(end);
+        left_out = bk_ht_is(&t, "pre")      ? "pre"
+                   : bk_ht_is(&t, "script") ? "script"
+                                            : "style";
         put_space(s);
         continue;
       }
-      if (part && nl == 2 && name[0] == 'h' && name[1] >= '1' &&
-          name[1] <= '6') {
-        size_t idn = 0;
-        const char *id = closing ? NULL : attr(p, end, "id", &idn);
-        if (id && !heading) {
-          open = start_section(s, id, idn);
+      bool closing = t.kind == BK_HT_CLOSE;
+      if (part && t.kind != BK_HT_OTHER && t.name_len == 2 &&
+          t.name[0] == 'h' && t.name[1] >= '1' && t.name[1] <= '6') {
+        id.len = 0;
+        if (!closing && bk_ht_get_attr(&t, "id", &id) && !heading) {
+          open = start_section(s, id.p ? id.p : "", id.len);
           s->in_title = true;
-          heading = name[1];
-        } else if (closing && heading == name[1]) {
+          heading = t.name[1];
+        } else if (closing && heading == t.name[1]) {
           s->in_title = false;
           heading = 0;
         } else {
           put_space(s);
         }
-      } else if (!inline_tag(name, nl)) {
+      } else if (t.kind == BK_HT_OTHER || !inline_tag(t.name, t.name_len)) {
         put_space(s);
       }
-      p = end;
     }
     s->in_title = false;
   }
+  oc_sb_free(&id);
   end_section(s);
 }
 

@@ -13,7 +13,9 @@
 #include <unicode/utrans.h>
 #include <utf8proc.h>
 
+#include "book_htmltext.h"
 #include "oc_alloc.h"
+#include "oc_hash.h"
 
 struct bk_slugger {
   UTransliterator *latin; /* NULL until a text needs it */
@@ -32,86 +34,21 @@ void bk_slugger_free(bk_slugger *s) {
 
 /* ---- tags and entities ---------------------------------------------- */
 
-static size_t slug_put_utf8(uint32_t cp, char *out) {
-  utf8proc_uint8_t buf[4];
-  utf8proc_ssize_t n = utf8proc_encode_char((utf8proc_int32_t)cp, buf);
-  memcpy(out, buf, (size_t)n);
-  return (size_t)n;
-}
-
-/* Decodes the entity at s (s[0] == '&') into out; returns the bytes of
- * source it took, 0 when it is not one we know (then '&' stays). */
-static size_t slug_entity(const char *s, size_t n, char *out, size_t *out_len) {
-  static const struct {
-    const char *name;
-    char c;
-  } named[] = {{"&amp;", '&'},  {"&lt;", '<'},    {"&gt;", '>'},
-               {"&quot;", '"'}, {"&apos;", '\''}, {"&nbsp;", ' '}};
-  for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
-    size_t len = strlen(named[i].name);
-    if (n >= len && memcmp(s, named[i].name, len) == 0) {
-      out[0] = named[i].c;
-      *out_len = 1;
-      return len;
-    }
-  }
-  if (n < 4 || s[1] != '#')
-    return 0;
-  bool hex = s[2] == 'x' || s[2] == 'X';
-  size_t i = hex ? 3 : 2;
-  uint32_t cp = 0;
-  size_t digits = 0;
-  for (; i < n && digits < 8; i++, digits++) {
-    char c = s[i];
-    int d;
-    if (c >= '0' && c <= '9')
-      d = c - '0';
-    else if (hex && c >= 'a' && c <= 'f')
-      d = c - 'a' + 10;
-    else if (hex && c >= 'A' && c <= 'F')
-      d = c - 'A' + 10;
-    else
-      break;
-    cp = cp * (hex ? 16 : 10) + (uint32_t)d;
-  }
-  if (!digits || i >= n || s[i] != ';')
-    return 0;
-  /* A code point that cannot be encoded is dropped with its entity. */
-  *out_len = utf8proc_codepoint_valid((utf8proc_int32_t)cp) && cp
-                 ? slug_put_utf8(cp, out)
-                 : 0;
-  return i + 1;
-}
-
-/* Copies text without its tags and with entities decoded; out has room for
- * len bytes (no entity decodes to more bytes than it is written with). */
+/* Copies text without its tags and with references decoded; out has room
+ * for len bytes (no tag or reference is shorter than what it gives). */
 static size_t slug_strip_html(const char *s, size_t len, char *out) {
   size_t o = 0;
-  for (size_t i = 0; i < len;) {
-    char c = s[i];
-    if (c == '<' && i + 1 < len &&
-        ((s[i + 1] >= 'a' && s[i + 1] <= 'z') ||
-         (s[i + 1] >= 'A' && s[i + 1] <= 'Z') || s[i + 1] == '/' ||
-         s[i + 1] == '!' || s[i + 1] == '?')) {
-      const char *end = memchr(s + i, '>', len - i);
-      if (end) {
-        i = (size_t)(end - s) + 1;
-        /* Tags separate words ("a<br>b"), as spaces would. */
-        out[o++] = ' ';
-        continue;
-      }
+  bk_htreader r;
+  bk_ht_token t;
+  bk_ht_init(&r, s, len);
+  while (bk_ht_next(&r, &t)) {
+    if (t.kind == BK_HT_TEXT) {
+      memcpy(out + o, t.text, t.len);
+      o += t.len;
+    } else {
+      /* Tags separate words ("a<br>b"), as spaces would. */
+      out[o++] = ' ';
     }
-    if (c == '&') {
-      size_t n;
-      size_t took = slug_entity(s + i, len - i, out + o, &n);
-      if (took) {
-        i += took;
-        o += n;
-        continue;
-      }
-    }
-    out[o++] = c;
-    i++;
   }
   return o;
 }
@@ -280,84 +217,57 @@ const char *bk_slug(bk_slugger *s, oc_arena *a, const char *text, size_t len) {
 
 /* ---- the set of ids ------------------------------------------------- */
 
-typedef struct bk_id_slot {
-  const char *id; /* NULL: free */
-  uint32_t hash;
+typedef struct bk_id_entry {
+  const char *id;
   /* For a base that bk_idset_unique was asked for: the next suffix to try,
    * so that the n-th "exercises" costs one probe, not n. */
   uint32_t next_suffix;
-} bk_id_slot;
+} bk_id_entry;
 
 struct bk_idset {
   oc_arena *a;
-  bk_id_slot *slots;
-  size_t cap, len; /* cap: a power of two */
+  oc_hidx ids;     /* bk_id_entry by id */
   uint64_t digest; /* the sum of the members' 64-bit hashes */
 };
 
 static uint64_t id_hash64(const char *s) {
-  uint64_t h = 0xcbf29ce484222325ULL;
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+  uint64_t h = oc_hash_bytes(OC_HASH_FNV_BASIS, s, strlen(s));
   return h ^ (h >> 29);
 }
 
-static uint32_t id_hash(const char *s) {
-  uint32_t h = 2166136261u;
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * 16777619u;
-  return h;
+static bool id_eq(const void *entry, const void *id) {
+  return !strcmp(((const bk_id_entry *)entry)->id, id);
 }
 
 bk_idset *bk_idset_new(oc_arena *a) {
   bk_idset *set = oc_arena_alloc(a, sizeof *set);
   set->a = a;
-  set->cap = 64;
-  set->len = 0;
   set->digest = 0;
-  set->slots = oc_arena_calloc(a, set->cap, sizeof(bk_id_slot));
+  oc_hidx_init(&set->ids, a, 128);
   return set;
 }
 
-static bk_id_slot *id_find(const bk_idset *set, const char *id, uint32_t h) {
-  size_t mask = set->cap - 1;
-  for (size_t i = h & mask;; i = (i + 1) & mask) {
-    bk_id_slot *slot = &set->slots[i];
-    if (!slot->id || (slot->hash == h && strcmp(slot->id, id) == 0))
-      return slot;
-  }
-}
-
-static void id_grow(bk_idset *set) {
-  bk_id_slot *old = set->slots;
-  size_t old_cap = set->cap;
-  set->cap *= 2;
-  set->slots = oc_arena_calloc(set->a, set->cap, sizeof(bk_id_slot));
-  for (size_t i = 0; i < old_cap; i++)
-    if (old[i].id)
-      *id_find(set, old[i].id, old[i].hash) = old[i];
+static bk_id_entry *id_find(const bk_idset *set, const char *id) {
+  return oc_hidx_get(&set->ids, oc_hash_str(id), id_eq, id);
 }
 
 bool bk_idset_has(const bk_idset *set, const char *id) {
-  return id_find(set, id, id_hash(id))->id != NULL;
+  return id_find(set, id) != NULL;
 }
 
 /* Adds id (copied unless it already lives in the set's arena as the
- * caller's own copy, which owned says); the new slot, or NULL when id was
+ * caller's own copy, which owned says); the new entry, or NULL when id was
  * there. */
-static bk_id_slot *id_add(bk_idset *set, const char *id, bool owned) {
-  if ((set->len + 1) * 4 > set->cap * 3)
-    id_grow(set);
-  uint32_t h = id_hash(id);
-  bk_id_slot *slot = id_find(set, id, h);
-  if (slot->id)
+static bk_id_entry *id_add(bk_idset *set, const char *id, bool owned) {
+  uint64_t h = oc_hash_str(id);
+  if (oc_hidx_get(&set->ids, h, id_eq, id))
     return NULL;
-  slot->id = owned ? id : oc_arena_strndup(set->a, id, strlen(id));
-  slot->hash = h;
-  slot->next_suffix = 0;
-  set->len++;
-  set->digest += id_hash64(slot->id);
-  return slot;
+  bk_id_entry *e = oc_arena_alloc(set->a, sizeof *e);
+  e->id = owned ? id : oc_arena_strndup(set->a, id, strlen(id));
+  e->next_suffix = 0;
+  oc_hidx_put(&set->ids, h, e);
+  set->digest += id_hash64(e->id);
+  return e;
 }
 
 uint64_t bk_idset_digest(const bk_idset *set) { return set->digest; }
@@ -373,10 +283,10 @@ bool bk_idset_add(bk_idset *set, const char *id) {
 const char *bk_idset_unique(bk_idset *set, const char *base) {
   if (!*base)
     base = "section";
-  bk_id_slot *slot = id_add(set, base, false);
-  if (slot)
-    return slot->id;
-  bk_id_slot *b = id_find(set, base, id_hash(base));
+  bk_id_entry *added = id_add(set, base, false);
+  if (added)
+    return added->id;
+  bk_id_entry *b = id_find(set, base);
   uint32_t k = b->next_suffix ? b->next_suffix : 2;
   size_t blen = strlen(base);
   char *cand = oc_arena_alloc(set->a, blen + 12);
@@ -386,7 +296,6 @@ const char *bk_idset_unique(bk_idset *set, const char *base) {
     if (!bk_idset_has(set, cand))
       break;
   }
-  /* Record the suffix before adding: the add may move the slots. */
   b->next_suffix = k + 1;
   id_add(set, cand, true);
   return cand;

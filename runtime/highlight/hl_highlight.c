@@ -46,6 +46,7 @@
 #include <pcre2.h>
 
 #include "oc_alloc.h"
+#include "oc_hash.h"
 
 /* highlight's state numbers: the hooks compare and return them. */
 enum {
@@ -151,12 +152,7 @@ struct hl_highlighter {
 
 /* ---- small helpers --------------------------------------------------- */
 
-static size_t kw_hash(const char *s) {
-  size_t h = 2166136261u;
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * 16777619u;
-  return h;
-}
+static size_t kw_hash(const char *s) { return (size_t)oc_hash_str(s); }
 
 static int kw_get(const kw_map *m, const char *w) {
   if (!m->cap)

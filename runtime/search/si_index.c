@@ -16,6 +16,7 @@
 
 #include "oc_alloc.h"
 #include "oc_arena.h"
+#include "oc_hash.h"
 #include "oc_sb.h"
 
 /* Caps: a hostile book makes a large index, not an unbounded one. */
@@ -82,17 +83,10 @@ struct si_index {
 
 /* ---- the string table ----------------------------------------------- */
 
-static uint64_t hash_bytes(const char *s, size_t n) {
-  uint64_t h = 1469598103934665603u;
-  for (size_t i = 0; i < n; i++)
-    h = (h ^ (unsigned char)s[i]) * 1099511628211u;
-  return h;
-}
-
 static slot *tab_find(strtab *t, const char *k, size_t n) {
   if (!t->cap)
     return NULL;
-  size_t i = (size_t)hash_bytes(k, n) & (t->cap - 1);
+  size_t i = (size_t)oc_hash_bytes(OC_HASH_SEED, k, n) & (t->cap - 1);
   for (;; i = (i + 1) & (t->cap - 1)) {
     slot *s = &t->slots[i];
     if (!s->key || (s->len == n && !memcmp(s->key, k, n)))

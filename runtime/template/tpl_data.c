@@ -8,6 +8,7 @@
 
 #include "oc_alloc.h"
 #include "oc_file.h"
+#include "oc_hash.h"
 #include "tpl_loader.h"
 #include "tpl_yaml.h"
 
@@ -20,35 +21,31 @@ typedef struct dp {
   /* Mapping keys, interned: a list of 2,000 TOC entries then holds one
    * "title" instead of 2,000, and attribute lookups meet the same pointer
    * again and again (see tpl_getattr_name_ic). */
-  tpl_value *keys;
-  size_t nkeys, keys_cap;
+  oc_hidx *keys; /* tpl_value (strings in the arena) by their bytes */
 } dp;
 
+/* What the key index is asked: bytes. */
+typedef struct dp_bytes {
+  const char *s;
+  size_t n;
+} dp_bytes;
+
+static bool dp_key_eq(const void *entry, const void *key) {
+  const tpl_value *k = entry;
+  const dp_bytes *b = key;
+  return k->len == b->n && !memcmp(k->u.s, b->s, b->n);
+}
+
 static tpl_value dp_key(dp *d, const char *s, size_t n) {
-  if (d->nkeys * 2 >= d->keys_cap) {
-    size_t cap = d->keys_cap ? d->keys_cap * 2 : 64;
-    tpl_value *keys = oc_arena_calloc(d->a, cap, sizeof *keys);
-    for (size_t i = 0; i < d->keys_cap; i++) {
-      tpl_value k = d->keys[i];
-      if (k.type != TPL_STR)
-        continue;
-      size_t pos = tpl_hash_bytes(k.u.s, k.len) & (cap - 1);
-      while (keys[pos].type == TPL_STR)
-        pos = (pos + 1) & (cap - 1);
-      keys[pos] = k;
-    }
-    d->keys = keys;
-    d->keys_cap = cap;
+  uint64_t h = oc_hash_bytes(OC_HASH_SEED, s, n);
+  dp_bytes b = {s, n};
+  tpl_value *k = oc_hidx_get(d->keys, h, dp_key_eq, &b);
+  if (!k) {
+    k = oc_arena_alloc(d->a, sizeof *k);
+    *k = tpl_str_copy(d->a, s, n);
+    oc_hidx_put(d->keys, h, k);
   }
-  size_t pos = tpl_hash_bytes(s, n) & (d->keys_cap - 1);
-  for (; d->keys[pos].type == TPL_STR; pos = (pos + 1) & (d->keys_cap - 1)) {
-    tpl_value k = d->keys[pos];
-    if (k.len == n && !memcmp(k.u.s, s, n))
-      return k;
-  }
-  d->keys[pos] = tpl_str_copy(d->a, s, n);
-  d->nkeys++;
-  return d->keys[pos];
+  return *k;
 }
 
 static void dp_error_at(dp *d, size_t line, size_t col, const char *fmt,
@@ -324,6 +321,9 @@ int tpl_data_parse(oc_arena *a, const char *name, const char *text, size_t len,
   dp d;
   memset(&d, 0, sizeof d);
   d.a = a;
+  /* in the arena, so that an arena cap unwinding the read frees it too */
+  d.keys = oc_arena_alloc(a, sizeof *d.keys);
+  oc_hidx_init(d.keys, a, 64);
   d.name = name;
   d.text = text;
   d.len = len;

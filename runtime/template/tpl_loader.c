@@ -10,6 +10,7 @@
 
 #include "oc_alloc.h"
 #include "oc_file.h"
+#include "oc_hash.h"
 #include "tpl_interp.h"
 
 typedef enum ld_state {
@@ -21,10 +22,8 @@ typedef enum ld_state {
 } ld_state;
 
 typedef struct ld_entry {
-  struct ld_entry *next;
   const char *name; /* NUL-terminated */
   size_t len;
-  uint32_t hash;
   ld_state state;
   bool in_memory;
   bool own_escape; /* escape: its autoescaping strategy, whatever the env's */
@@ -39,8 +38,7 @@ typedef struct ld_entry {
 struct tpl_loader {
   tpl_env *env;
   oc_arena *arena;
-  ld_entry **buckets;
-  size_t nbuckets, n;
+  oc_hidx entries; /* ld_entry by name */
   const char **dirs;
   size_t ndirs, cdirs;
   bool theme_names; /* tpl_loader_theme_names */
@@ -75,39 +73,35 @@ static bool ld_name_ok(const char *name, size_t len) {
   return true;
 }
 
+/* What the index is asked: a name. */
+typedef struct ld_key {
+  const char *name;
+  size_t len;
+} ld_key;
+
+static bool ld_eq(const void *entry, const void *key) {
+  const ld_entry *e = entry;
+  const ld_key *k = key;
+  return e->len == k->len && memcmp(e->name, k->name, k->len) == 0;
+}
+
+static uint64_t ld_hash(const char *name, size_t len) {
+  return oc_hash_bytes(OC_HASH_SEED, name, len);
+}
+
 static ld_entry *ld_lookup(tpl_loader *l, const char *name, size_t len,
-                           uint32_t hash) {
-  if (!l->nbuckets)
-    return NULL;
-  for (ld_entry *e = l->buckets[hash & (l->nbuckets - 1)]; e; e = e->next)
-    if (e->hash == hash && e->len == len && memcmp(e->name, name, len) == 0)
-      return e;
-  return NULL;
+                           uint64_t hash) {
+  ld_key k = {name, len};
+  return oc_hidx_get(&l->entries, hash, ld_eq, &k);
 }
 
 static ld_entry *ld_insert(tpl_loader *l, const char *name, size_t len,
-                           uint32_t hash) {
-  if (l->n >= l->nbuckets) {
-    size_t nb = l->nbuckets ? l->nbuckets * 2 : 64;
-    ld_entry **b = oc_arena_calloc(l->arena, nb, sizeof *b);
-    for (size_t i = 0; i < l->nbuckets; i++)
-      for (ld_entry *e = l->buckets[i], *next; e; e = next) {
-        next = e->next;
-        e->next = b[e->hash & (nb - 1)];
-        b[e->hash & (nb - 1)] = e;
-      }
-    l->buckets = b;
-    l->nbuckets = nb;
-  }
+                           uint64_t hash) {
   ld_entry *e = oc_arena_calloc(l->arena, 1, sizeof *e);
   e->name = oc_arena_strndup(l->arena, name, len);
   e->len = len;
-  e->hash = hash;
   e->state = LD_MISSING;
-  size_t i = hash & (l->nbuckets - 1);
-  e->next = l->buckets[i];
-  l->buckets[i] = e;
-  l->n++;
+  oc_hidx_put(&l->entries, hash, e);
   return e;
 }
 
@@ -170,7 +164,7 @@ static bool ld_read(tpl_loader *l, const char *dir, const char *name,
 
 /* The entry for a name, looking the text up on first sight. */
 static ld_entry *ld_get(tpl_loader *l, const char *name, size_t len) {
-  uint32_t hash = tpl_hash_bytes(name, len);
+  uint64_t hash = ld_hash(name, len);
   ld_entry *e = ld_lookup(l, name, len, hash);
   if (e)
     return e;
@@ -208,7 +202,7 @@ static ld_entry *ld_get(tpl_loader *l, const char *name, size_t len) {
 
 static tpl_escape ld_autoescape(tpl_loader *l, const char *name) {
   size_t n = strlen(name);
-  ld_entry *e = ld_lookup(l, name, n, tpl_hash_bytes(name, n));
+  ld_entry *e = ld_lookup(l, name, n, ld_hash(name, n));
   if (e && e->own_escape)
     return e->escape;
   int ae = tpl_env_get_autoescape(l->env);
@@ -416,6 +410,7 @@ tpl_loader *tpl_loader_new(tpl_env *env) {
   tpl_loader *l = oc_arena_calloc(a, 1, sizeof *l);
   l->env = env;
   l->arena = a;
+  oc_hidx_init(&l->entries, a, 64);
   tpl_env_add_source_with_text(env, (tpl_source){ld_find, l}, ld_text);
   return l;
 }
@@ -425,7 +420,7 @@ void tpl_loader_add_string_as(tpl_loader *l, const char *name,
                               tpl_escape autoescape) {
   tpl_loader_add_string(l, name, text, len);
   size_t n = strlen(name);
-  ld_entry *e = ld_lookup(l, name, n, tpl_hash_bytes(name, n));
+  ld_entry *e = ld_lookup(l, name, n, ld_hash(name, n));
   if (e->state == LD_UNPARSED) {
     e->own_escape = true;
     e->escape = autoescape;
@@ -435,7 +430,7 @@ void tpl_loader_add_string_as(tpl_loader *l, const char *name,
 void tpl_loader_add_string(tpl_loader *l, const char *name, const char *text,
                            size_t len) {
   size_t nl = strlen(name);
-  uint32_t hash = tpl_hash_bytes(name, nl);
+  uint64_t hash = ld_hash(name, nl);
   ld_entry *e = ld_lookup(l, name, nl, hash);
   if (!e)
     e = ld_insert(l, name, nl, hash);

@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "css.h"
+#include "oc_hash.h"
 
 static bool compound_matches(const css_compound *c, const css_dom *dom,
                              const void *el) {
@@ -136,8 +137,8 @@ static double computed_font_size(const css_decl *d, double parent_pt,
  * element is tested only against rules that can match it. Each list holds
  * rule numbers in ascending order, once each. */
 typedef struct idx_list {
-  const char *key; /* NULL: an empty slot */
-  uint8_t kind;    /* 0 tag, 1 class, 2 id */
+  const char *key;
+  uint8_t kind; /* 0 tag, 1 class, 2 id */
   size_t *rules;
   size_t n, cap;
 } idx_list;
@@ -145,16 +146,17 @@ typedef struct idx_list {
 struct css_index {
   size_t *decl_base; /* per rule: declarations in the rules before it */
   size_t total_decls;
-  idx_list *slots;
-  size_t cap, used;
+  oc_hidx lists; /* idx_list by key and kind */
   idx_list universal;
 };
 
 static uint64_t idx_hash(const char *k, uint8_t kind) {
-  uint64_t h = 1469598103934665603ull ^ kind;
-  for (; *k; k++)
-    h = (h ^ (unsigned char)*k) * 1099511628211ull;
-  return h;
+  return oc_hash_bytes(OC_HASH_SEED ^ kind, k, strlen(k));
+}
+
+static bool list_eq(const void *entry, const void *key) {
+  const idx_list *l = entry, *k = key;
+  return l->kind == k->kind && !strcmp(l->key, k->key);
 }
 
 static void list_add(oc_arena *a, idx_list *l, size_t r) {
@@ -163,14 +165,6 @@ static void list_add(oc_arena *a, idx_list *l, size_t r) {
   l->rules = oc_arena_grow_array(a, l->rules, l->n, &l->cap, l->n + 1,
                                  sizeof *l->rules);
   l->rules[l->n++] = r;
-}
-
-static idx_list *idx_slot(struct css_index *x, const char *key, uint8_t kind) {
-  size_t j = idx_hash(key, kind) & (x->cap - 1);
-  while (x->slots[j].key &&
-         (x->slots[j].kind != kind || strcmp(x->slots[j].key, key)))
-    j = (j + 1) & (x->cap - 1);
-  return &x->slots[j];
 }
 
 static struct css_index *build_index(const css_stylesheet *sh) {
@@ -184,10 +178,7 @@ static struct css_index *build_index(const css_stylesheet *sh) {
     x->total_decls += sh->rules[r].ndecls;
     keys += sh->rules[r].nsels;
   }
-  x->cap = 16;
-  while (x->cap < keys * 2 + 2)
-    x->cap *= 2;
-  x->slots = oc_arena_calloc(a, x->cap, sizeof *x->slots);
+  oc_hidx_init(&x->lists, a, keys * 2 + 2);
   for (size_t r = 0; r < sh->nrules; r++)
     for (size_t k = 0; k < sh->rules[r].nsels; k++) {
       const css_selector *sel = &sh->rules[r].sels[k];
@@ -202,11 +193,13 @@ static struct css_index *build_index(const css_stylesheet *sh) {
         list_add(a, &x->universal, r);
         continue;
       }
-      idx_list *l = idx_slot(x, key, kind);
-      if (!l->key) {
-        l->key = key;
-        l->kind = kind;
-        x->used++;
+      uint64_t h = idx_hash(key, kind);
+      idx_list probe = {.key = key, .kind = kind};
+      idx_list *l = oc_hidx_get(&x->lists, h, list_eq, &probe);
+      if (!l) {
+        l = oc_arena_calloc(a, 1, sizeof *l);
+        *l = probe;
+        oc_hidx_put(&x->lists, h, l);
       }
       list_add(a, l, r);
     }
@@ -217,8 +210,8 @@ static const idx_list *idx_find(const struct css_index *x, const char *key,
                                 uint8_t kind) {
   if (!key)
     return NULL;
-  const idx_list *l = idx_slot((struct css_index *)x, key, kind);
-  return l->key ? l : NULL;
+  idx_list probe = {.key = key, .kind = kind};
+  return oc_hidx_get(&x->lists, idx_hash(key, kind), list_eq, &probe);
 }
 
 /* Adds the declarations of rule r of sh when one of its selectors matches

@@ -16,7 +16,6 @@
  *   ts_struct.c   the structure tree of a tagged PDF: elements by node
  *   ts_style.c    XHTML (libxml2) to a node tree, the cascade, computed styles
  *   ts_fontuse.c  the fonts a render uses: @font-face, warnings
- *   ts_hash.c     the hash index the caches use
  *
  * Everything lives in the render's arena. */
 #ifndef OCTAVO_TS_ENGINE_INT_H
@@ -27,33 +26,12 @@
 #include <stdint.h>
 
 #include "css.h"
+#include "oc_hash.h"
 #include "ts_engine.h"
 #include "ts_font.h"
 #include "ts_hyphen.h"
 #include "ts_linebreak.h"
 #include "ts_pdf.h"
-
-/* ---- a hash index (ts_hash.c) ------------------------------------------ */
-
-/* Entries by a 64-bit hash; the entries are the caller's and compared by
- * the caller's eq. Its tables are on the heap (oc_alloc.h) and freed with
- * the arena given to ts_hidx_init (the ts_hidx itself must not move). */
-typedef struct ts_hidx {
-  uint64_t *hashes;
-  void **entries;
-  size_t cap, used;
-} ts_hidx;
-
-#define TS_HASH_SEED 1469598103934665603ull
-void ts_hidx_init(ts_hidx *x, oc_arena *a, size_t cap);
-/* FNV-1a over n bytes, continuing from h (TS_HASH_SEED to start). */
-uint64_t ts_hash_bytes(uint64_t h, const void *p, size_t n);
-/* The entry stored under hash for which eq(entry, key) holds, or NULL. */
-void *ts_hidx_get(const ts_hidx *x, uint64_t hash,
-                  bool (*eq)(const void *entry, const void *key),
-                  const void *key);
-/* Stores entry under hash (the caller knows it is not there yet). */
-void ts_hidx_put(ts_hidx *x, uint64_t hash, void *entry);
 
 /* ---- the document ---------------------------------------------------- */
 
@@ -613,7 +591,7 @@ typedef struct ts_anchor_pos {
 struct ts_pages {
   ts_page *p;
   size_t n, cap;
-  ts_hidx anchors; /* ts_anchor_pos by id */
+  oc_hidx anchors; /* ts_anchor_pos by id */
   struct geo_cache {
     const char *name;
     unsigned bits;

@@ -18,6 +18,7 @@
 #include <hb.h>
 
 #include "oc_file.h"
+#include "oc_hash.h"
 
 /* A loaded face: the public part first, so a ts_face * is a face_rec *. */
 typedef struct face_rec {
@@ -62,12 +63,12 @@ typedef struct match_entry {
   bool matched;
 } match_entry;
 
-/* Fallback cache slot: key 0 is empty (face ids start at 0, so keys are
-   (language * 2^32 + id) * 2^21 + cp + 1). */
-typedef struct fallback_slot {
+/* A fallback cache entry: key (language * 2^32 + face id) * 2^21 + cp + 1,
+   face NULL when none has the character. */
+typedef struct fallback_entry {
   uint64_t key;
   ts_face *face;
-} fallback_slot;
+} fallback_entry;
 
 struct ts_fonts {
   oc_arena *arena;
@@ -79,8 +80,7 @@ struct ts_fonts {
   int nfaces;
   added_font *added;
   match_entry *matches;
-  fallback_slot *fb;
-  size_t fb_cap, fb_len;
+  oc_hidx fb; /* fallback_entry by key */
   /* The languages fallbacks were asked for, interned: their index is part
      of the fallback cache's key. */
   const char *langs[64];
@@ -112,6 +112,7 @@ ts_fonts *ts_fonts_new(oc_arena *a, const oc_reporter *rep) {
     return NULL;
   ts_fonts *f = oc_arena_calloc(a, 1, sizeof *f);
   f->arena = a;
+  oc_hidx_init(&f->fb, a, 64);
   f->rep = rep;
   f->config = config;
   oc_arena_defer(a, free_config, config);
@@ -748,29 +749,16 @@ ts_face *ts_fonts_add_file(ts_fonts *f, const char *path, const char *shown,
 
 /* ---- fallback ----------------------------------------------------------- */
 
-static fallback_slot *fallback_find(ts_fonts *f, uint64_t key) {
-  size_t mask = f->fb_cap - 1;
-  size_t i = (size_t)(key * 0x9E3779B97F4A7C15ull >> 20) & mask;
-  while (f->fb[i].key && f->fb[i].key != key)
-    i = (i + 1) & mask;
-  return &f->fb[i];
+static bool fallback_eq(const void *entry, const void *key) {
+  return ((const fallback_entry *)entry)->key == *(const uint64_t *)key;
 }
 
-static void fallback_put(ts_fonts *f, uint64_t key, ts_face *face) {
-  if ((f->fb_len + 1) * 4 > f->fb_cap * 3) {
-    fallback_slot *old = f->fb;
-    size_t old_cap = f->fb_cap;
-    f->fb_cap = old_cap ? old_cap * 2 : 64;
-    f->fb = oc_arena_calloc(f->arena, f->fb_cap, sizeof *f->fb);
-    for (size_t i = 0; i < old_cap; i++)
-      if (old[i].key)
-        *fallback_find(f, old[i].key) = old[i];
-  }
-  fallback_slot *s = fallback_find(f, key);
-  if (!s->key)
-    f->fb_len++;
-  s->key = key;
-  s->face = face;
+static void fallback_put(ts_fonts *f, uint64_t key, uint64_t hash,
+                         ts_face *face) {
+  fallback_entry *e = oc_arena_alloc(f->arena, sizeof *e);
+  e->key = key;
+  e->face = face;
+  oc_hidx_put(&f->fb, hash, e);
 }
 
 /* The index of lang among those asked for (0: none given). */
@@ -796,15 +784,14 @@ ts_face *ts_fonts_fallback(ts_fonts *f, const ts_face *face, uint32_t cp,
   if (!li)
     lang = NULL;
   uint64_t key = ((li << 32 | (uint64_t)face->id) << 21) + cp + 1;
-  if (f->fb_cap) {
-    fallback_slot *s = fallback_find(f, key);
-    if (s->key)
-      return s->face;
-  }
+  uint64_t hash = oc_hash_u64(OC_HASH_SEED, key);
+  const fallback_entry *known = oc_hidx_get(&f->fb, hash, fallback_eq, &key);
+  if (known)
+    return known->face;
   face_rec *r = (face_rec *)face;
   for (size_t i = 0; i < r->nrecent_fb; i++)
     if (r->recent_lang[i] == li && ts_face_has(&r->recent_fb[i]->pub, cp)) {
-      fallback_put(f, key, &r->recent_fb[i]->pub);
+      fallback_put(f, key, hash, &r->recent_fb[i]->pub);
       return &r->recent_fb[i]->pub;
     }
   FcPattern *pat =
@@ -831,7 +818,7 @@ ts_face *ts_fonts_fallback(ts_fonts *f, const ts_face *face, uint32_t cp,
   if (fs)
     FcFontSetDestroy(fs);
   ts_face *out = found ? &found->pub : NULL;
-  fallback_put(f, key, out);
+  fallback_put(f, key, hash, out);
   if (found && r->nrecent_fb < sizeof r->recent_fb / sizeof r->recent_fb[0]) {
     r->recent_lang[r->nrecent_fb] = li;
     r->recent_fb[r->nrecent_fb++] = found;

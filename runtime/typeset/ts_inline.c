@@ -31,13 +31,13 @@ typedef struct word_entry {
 
 struct ts_wordcache {
   oc_arena *a;
-  ts_hidx idx;
+  oc_hidx idx;
 };
 
 ts_wordcache *ts_wordcache_new(oc_arena *a) {
   ts_wordcache *w = oc_arena_calloc(a, 1, sizeof *w);
   w->a = a;
-  ts_hidx_init(&w->idx, a, 4096);
+  oc_hidx_init(&w->idx, a, 4096);
   return w;
 }
 
@@ -67,9 +67,9 @@ static const word_entry *shape_lig(ts_ctx *c, const ts_face *face,
   ts_wordcache *w = c->words;
   lig = lig && !is_monospaced(face);
   word_key key = {face, cps, n, lig};
-  uint64_t h = ts_hash_bytes(TS_HASH_SEED ^ (uint64_t)face->id ^ lig, cps,
+  uint64_t h = oc_hash_bytes(OC_HASH_SEED ^ (uint64_t)face->id ^ lig, cps,
                              n * sizeof *cps);
-  word_entry *e = ts_hidx_get(&w->idx, h, word_eq, &key);
+  word_entry *e = oc_hidx_get(&w->idx, h, word_eq, &key);
   if (e)
     return e;
   e = oc_arena_alloc(w->a, sizeof *e);
@@ -82,7 +82,7 @@ static const word_entry *shape_lig(ts_ctx *c, const ts_face *face,
   e->kern = oc_arena_alloc(w->a, (n ? n : 1) * sizeof *e->kern);
   e->n = ts_face_shape(c->fonts, face, cps, n, true, lig, e->codes, e->kern,
                        &e->width);
-  ts_hidx_put(&w->idx, h, e);
+  oc_hidx_put(&w->idx, h, e);
   return e;
 }
 
@@ -311,7 +311,7 @@ typedef struct hyph_entry {
 } hyph_entry;
 
 struct ts_hyphcache {
-  ts_hidx idx;
+  oc_hidx idx;
 };
 
 typedef struct hyph_key {
@@ -330,11 +330,11 @@ static bool hyphenate_cached(ts_ctx *c, const char *w, size_t len,
   ts_hyphcache *h = c->hyphs;
   if (!h) {
     h = c->hyphs = oc_arena_calloc(c->a, 1, sizeof *h);
-    ts_hidx_init(&h->idx, c->a, 4096);
+    oc_hidx_init(&h->idx, c->a, 4096);
   }
-  uint64_t hv = ts_hash_bytes(TS_HASH_SEED, w, len);
+  uint64_t hv = oc_hash_bytes(OC_HASH_SEED, w, len);
   hyph_key key = {w, len};
-  hyph_entry *e = ts_hidx_get(&h->idx, hv, hyph_eq, &key);
+  hyph_entry *e = oc_hidx_get(&h->idx, hv, hyph_eq, &key);
   if (!e) {
     size_t got = 0;
     if (ts_hyphenate(c->hyph, c->hyph_lang, w, len, points, 31, &got) !=
@@ -346,7 +346,7 @@ static bool hyphenate_cached(ts_ctx *c, const char *w, size_t len,
     e->n = (uint8_t)(got > 31 ? 31 : got);
     for (size_t i = 0; i < e->n; i++)
       e->points[i] = (uint8_t)points[i];
-    ts_hidx_put(&h->idx, hv, e);
+    oc_hidx_put(&h->idx, hv, e);
   }
   for (size_t i = 0; i < e->n; i++)
     points[i] = e->points[i];
@@ -522,13 +522,13 @@ typedef struct wordit {
 
 /* Words' items, for the whole render (every pass). */
 struct ts_worditems {
-  ts_hidx idx;
+  oc_hidx idx;
 };
 
 static struct ts_worditems *worditems(ts_ctx *c) {
   if (!c->worditems) {
     c->worditems = oc_arena_calloc(c->a, 1, sizeof *c->worditems);
-    ts_hidx_init(&c->worditems->idx, c->a, 8192);
+    oc_hidx_init(&c->worditems->idx, c->a, 8192);
   }
   return c->worditems;
 }
@@ -554,11 +554,11 @@ static void word_items_cached(itemizer *z, const uint32_t *cps,
     return;
   }
   struct ts_worditems *wc = worditems(c);
-  uint64_t h = TS_HASH_SEED ^ (uint64_t)(uintptr_t)p0->st;
-  h = (h ^ (uint64_t)(uintptr_t)z->block) * 1099511628211ull;
-  h = ts_hash_bytes(h, cps, n * sizeof *cps);
+  uint64_t h = OC_HASH_SEED ^ (uint64_t)(uintptr_t)p0->st;
+  h = oc_hash_u64(h, (uint64_t)(uintptr_t)z->block);
+  h = oc_hash_bytes(h, cps, n * sizeof *cps);
   wordit key = {p0->st, z->block, (uint32_t *)cps, n, NULL, NULL, 0};
-  const wordit *e = ts_hidx_get(&wc->idx, h, wordit_eq, &key);
+  const wordit *e = oc_hidx_get(&wc->idx, h, wordit_eq, &key);
   if (e) {
     for (size_t k = 0; k < e->nitems; k++) {
       item_ref r = e->refs[k];
@@ -583,7 +583,7 @@ static void word_items_cached(itemizer *z, const uint32_t *cps,
     ne->refs[k] = z->refs[first + k];
     ne->refs[k].href = NULL;
   }
-  ts_hidx_put(&wc->idx, h, ne);
+  oc_hidx_put(&wc->idx, h, ne);
 }
 
 /* Glue at a break between Han or kana characters: what justifies a line

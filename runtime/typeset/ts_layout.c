@@ -192,7 +192,7 @@ static const char *collapse_ws(oc_arena *a, const char *s, size_t len);
  * render, and the ids already reported missing, so that each is reported
  * once. */
 struct ts_targets {
-  ts_hidx ids;
+  oc_hidx ids;
   const char **warned;
   size_t nwarned, cwarned;
 };
@@ -201,14 +201,14 @@ static bool node_id_eq(const void *entry, const void *key) {
   return strcmp(((const ts_node *)entry)->id, key) == 0;
 }
 
-static void index_ids(ts_hidx *x, ts_node *n) {
+static void index_ids(oc_hidx *x, ts_node *n) {
   for (; n; n = n->next) {
     if (!n->tag)
       continue;
     if (n->id) {
-      uint64_t h = ts_hash_bytes(TS_HASH_SEED, n->id, strlen(n->id));
-      if (!ts_hidx_get(x, h, node_id_eq, n->id))
-        ts_hidx_put(x, h, n);
+      uint64_t h = oc_hash_bytes(OC_HASH_SEED, n->id, strlen(n->id));
+      if (!oc_hidx_get(x, h, node_id_eq, n->id))
+        oc_hidx_put(x, h, n);
     }
     index_ids(x, n->first);
   }
@@ -221,11 +221,11 @@ static ts_node *link_target(ts_ctx *c, const ts_node *link, const char *id,
   struct ts_targets *lc = c->targets;
   if (!lc) {
     lc = c->targets = oc_arena_calloc(c->a, 1, sizeof *lc);
-    ts_hidx_init(&lc->ids, c->a, 1024);
+    oc_hidx_init(&lc->ids, c->a, 1024);
     index_ids(&lc->ids, c->root);
   }
-  ts_node *t = ts_hidx_get(
-      &lc->ids, ts_hash_bytes(TS_HASH_SEED, id, strlen(id)), node_id_eq, id);
+  ts_node *t = oc_hidx_get(
+      &lc->ids, oc_hash_bytes(OC_HASH_SEED, id, strlen(id)), node_id_eq, id);
   if (t)
     return t;
   for (size_t i = 0; i < lc->nwarned; i++)

@@ -165,16 +165,16 @@ static bool anchor_eq(const void *entry, const void *key) {
 
 static void anchor_put(ts_ctx *c, ts_pages *pg, const char *id, size_t page,
                        double y) {
-  uint64_t h = ts_hash_bytes(TS_HASH_SEED, id, strlen(id));
-  if (ts_hidx_get(&pg->anchors, h, anchor_eq, id))
+  uint64_t h = oc_hash_bytes(OC_HASH_SEED, id, strlen(id));
+  if (oc_hidx_get(&pg->anchors, h, anchor_eq, id))
     return; /* the first one wins, as in HTML */
   ts_anchor_pos *e = oc_arena_alloc(c->pa, sizeof *e);
   *e = (ts_anchor_pos){id, page, y};
-  ts_hidx_put(&pg->anchors, h, e);
+  oc_hidx_put(&pg->anchors, h, e);
 }
 
 const ts_anchor_pos *ts_pages_anchor(const ts_pages *pg, const char *id) {
-  return ts_hidx_get(&pg->anchors, ts_hash_bytes(TS_HASH_SEED, id, strlen(id)),
+  return oc_hidx_get(&pg->anchors, oc_hash_bytes(OC_HASH_SEED, id, strlen(id)),
                      anchor_eq, id);
 }
 
@@ -675,7 +675,7 @@ static void build_page(builder *B) {
 
 ts_pages *ts_paginate(ts_ctx *c) {
   ts_pages *pg = oc_arena_calloc(c->pa, 1, sizeof *pg);
-  ts_hidx_init(&pg->anchors, c->pa, 1024);
+  oc_hidx_init(&pg->anchors, c->pa, 1024);
   builder B = {.c = c,
                .pg = pg,
                .items = c->vl.items,

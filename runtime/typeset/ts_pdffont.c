@@ -16,6 +16,8 @@
 #include FT_FREETYPE_H
 #include FT_CID_H
 
+#include "oc_hash.h"
+
 typedef enum outline_kind {
   OUTLINE_TRUETYPE, /* glyf: codes are glyph ids, a CIDToGIDMap */
   OUTLINE_CFF_CID,  /* CID-keyed CFF: codes are CIDs */
@@ -200,11 +202,8 @@ static void font_name(const ts_pdf_font *f, char *out, size_t size) {
   clean[n] = '\0';
   if (!n)
     snprintf(clean, sizeof clean, "Font%u", f->index);
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned i = 0; i < (f->nglyphs + 7) / 8; i++)
-    h = (h ^ f->used[i]) * 1099511628211ull;
-  for (const char *s = clean; *s; s++)
-    h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  uint64_t h = oc_hash_bytes(OC_HASH_SEED, f->used, (f->nglyphs + 7) / 8);
+  h = oc_hash_bytes(h, clean, strlen(clean));
   char tag[7];
   for (int i = 0; i < 6; i++, h /= 26)
     tag[i] = (char)('A' + h % 26);

@@ -553,7 +553,7 @@ typedef struct style_key {
 } style_key;
 
 struct ts_stylecache {
-  ts_hidx idx;
+  oc_hidx idx;
 };
 
 static bool style_eq(const void *entry, const void *key) {
@@ -635,14 +635,14 @@ ts_cstyle *ts_style_of(ts_ctx *c, ts_node *n) {
   struct ts_stylecache *sc = c->styles;
   if (!sc) {
     sc = c->styles = oc_arena_calloc(c->a, 1, sizeof *sc);
-    ts_hidx_init(&sc->idx, c->a, 1024);
+    oc_hidx_init(&sc->idx, c->a, 1024);
   }
-  uint64_t h = ts_hash_bytes(TS_HASH_SEED, &css, sizeof css);
-  h = ts_hash_bytes(h, &parent, sizeof parent);
+  uint64_t h = oc_hash_bytes(OC_HASH_SEED, &css, sizeof css);
+  h = oc_hash_bytes(h, &parent, sizeof parent);
   if (lang)
-    h = ts_hash_bytes(h, lang, strlen(lang));
+    h = oc_hash_bytes(h, lang, strlen(lang));
   style_key key = {&css, parent, lang};
-  ts_cstyle *s = ts_hidx_get(&sc->idx, h, style_eq, &key);
+  ts_cstyle *s = oc_hidx_get(&sc->idx, h, style_eq, &key);
   if (s) {
     n->style = s;
     return s;
@@ -654,7 +654,7 @@ ts_cstyle *ts_style_of(ts_ctx *c, ts_node *n) {
   s->parent = parent;
   s->own_lang = lang;
   n->style = s;
-  ts_hidx_put(&sc->idx, h, s);
+  oc_hidx_put(&sc->idx, h, s);
   return s;
 }
 

@@ -95,6 +95,9 @@ octavo_fuzz_target(highlight leaf
 # A page's HTML through the website's search index.
 octavo_fuzz_target(search book SOURCES ${FUZZ_DIR}/fuzz_search.c
                    LIBS octavo_book)
+# Any HTML through the book's HTML text reader and the slugger.
+octavo_fuzz_target(htmltext book SOURCES ${FUZZ_DIR}/fuzz_htmltext.c
+                   LIBS octavo_book)
 # config.yml through the config reader and the model.
 octavo_fuzz_target(config book
                    SOURCES ${FUZZ_DIR}/fuzz_config.c ${FUZZ_DIR}/fuzz_tmpbook.c

@@ -1,11 +1,11 @@
 # The book library (octavo_book): the Markdown module (test_markdown.c),
 # slugs and the book's ids (test_slug.c), config.yml and the translations
-# (test_config.c), the website's search index (test_search.c), all also
-# under valgrind: cmark nodes, ICU objects and the
-# YAML parser's events and files must all be freed. bench_markdown times
+# (test_config.c), the website's search index (test_search.c), the HTML
+# text reader (test_htmltext.c), all also under valgrind: cmark nodes, ICU
+# objects and the YAML parser's events and files must all be freed. bench_markdown times
 # bk_md_render against cmark-gfm alone; it is not a test (run it by hand on
 # a corpus book).
-foreach(t markdown slug config search)
+foreach(t markdown slug config search htmltext)
   add_executable(test_${t} ${CMAKE_CURRENT_LIST_DIR}/test_${t}.c)
   target_link_libraries(test_${t} PRIVATE octavo_book)
   octavo_test(unit_${t} book COMMAND test_${t})

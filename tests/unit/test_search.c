@@ -127,6 +127,20 @@ static void test_escaping(void) {
   free(js);
 }
 
+/* HTML's named references in titles, headings, ids and text are read as
+ * the browser reads them. */
+static void test_named_references(void) {
+  char *js = index_of("fr", "Caf&eacute;",
+                      "<h2 id=\"d&eacute;j&agrave;\">D&eacute;j&agrave; "
+                      "vu</h2><p>cr&egrave;me&nbsp;br&ucirc;l&eacute;e</p>");
+  CHECK(strstr(js, ",\"déjà\",\"Déjà vu\"") != NULL);
+  CHECK(strstr(js, "eacute") == NULL);
+  CHECK(entry(js, "cafe") != NULL || entry(js, "caf") != NULL);
+  check_texts(js, "|crème\xc2\xa0"
+                  "brûlée");
+  free(js);
+}
+
 static void test_reproducible(void) {
   const char *html = "<p>zeta alpha beta alpha gamma</p><h2 id=\"s\">S</h2>"
                      "<p>beta delta</p>";
@@ -173,6 +187,7 @@ int main(void) {
   test_cjk();
   test_unknown_language();
   test_escaping();
+  test_named_references();
   test_reproducible();
   test_caps();
   size_t len;

@@ -63,6 +63,10 @@ static void test_html(void) {
   CHECK_STR(slug("caf&#233; &#xE9;t&#XE9;"), "cafe-ete");
   CHECK_STR(slug("&#x7A2E;&#x306E;"), "zhongno");
   CHECK_STR(slug("a&nbsp;b"), "a-b");
+  /* HTML's named references, as a browser reads them */
+  CHECK_STR(slug("Caf&eacute; cr&egrave;me &amp;&hellip; &Uuml;ber"),
+            "cafe-creme-uber");
+  CHECK_STR(slug("&Alpha;&beta;&gamma; &euro;5"), "abg-5");
   /* Not entities, not tags: just characters. */
   CHECK_STR(slug("AT&T &unknown; &#; &#xZZ;"), "att-unknown-xzz");
   CHECK_STR(slug("a < b"), "a-b");
