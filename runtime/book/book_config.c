@@ -600,15 +600,20 @@ typedef struct ck {
 
 static void ck_report(ck *k, oc_severity sev, bk_pos pos, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+void bk_vreport_at(const oc_reporter *r, int *errors, oc_severity sev, bk_pos pos,
+                   const char *fmt, va_list ap) {
+  oc_vreport(r, sev, pos.file ? pos.file : "config.yml", pos.line, pos.col,
+             fmt, ap);
+  if (sev == OC_ERROR)
+    (*errors)++;
+}
+
 static void ck_report(ck *k, oc_severity sev, bk_pos pos, const char *fmt,
                       ...) {
   va_list ap;
   va_start(ap, fmt);
-  oc_vreport(k->r, sev, pos.file ? pos.file : "config.yml", pos.line, pos.col,
-             fmt, ap);
+  bk_vreport_at(k->r, &k->errors, sev, pos, fmt, ap);
   va_end(ap);
-  if (sev == OC_ERROR)
-    k->errors++;
 }
 
 /* What the user wrote, for "must be ..., not X". */

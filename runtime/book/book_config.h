@@ -15,6 +15,7 @@
 #ifndef OCTAVO_BOOK_CONFIG_H
 #define OCTAVO_BOOK_CONFIG_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 
 #include "book_types.h"
@@ -25,6 +26,11 @@ typedef struct bk_pos {
   const char *file; /* "config.yml" or "--configuration" */
   unsigned line, col;
 } bk_pos;
+
+/* Reports fmt at pos (config.yml when pos names no file) and counts an
+ * error in *errors. */
+void bk_vreport_at(const oc_reporter *r, int *errors, oc_severity sev, bk_pos pos,
+                   const char *fmt, va_list ap);
 
 typedef struct bk_config bk_config;
 

@@ -46,11 +46,11 @@ int bk_write_html(bk_edition *e, bk_out *o) {
 /* search-index.js from every page, and the script that reads it (the
  * theme's search.js.twig when it has one, else the built-in one). */
 static int write_search(bk_edition *e, bk_out *o, site *s) {
-  bk_search *idx = bk_search_new(e->bk.language);
+  si_index *idx = si_new(e->bk.language);
   for (size_t i = 0; i < s->npages; i++)
     bk_search_add_page(idx, s->pages[i].file, s->pages[i].title,
                        s->pages[i].content);
-  if (bk_search_dropped(idx)) {
+  if (si_dropped(idx)) {
     /* At the edition's `search` (or the edition): where to turn it off. */
     bk_pos pos = {"config.yml", 0, 0};
     bk_config_where(e->cfg,
@@ -59,18 +59,18 @@ static int write_search(bk_edition *e, bk_out *o, site *s) {
     oc_report(e->rep, OC_WARNING, pos.file, pos.line, pos.col,
               "edition '%s': the search index is full; %zu words or sections "
               "of the book are not in it",
-              e->name, bk_search_dropped(idx));
+              e->name, si_dropped(idx));
   }
   size_t len;
-  char *js = bk_search_write(idx, &len);
-  bk_search_free(idx);
+  char *js = si_write(idx, &len);
+  si_free(idx);
   int rc = bk_out_write(e, o, "book/search-index.js", js, len);
   free(js);
   if (rc != 0)
     return -1;
   const char *script = bk_has_template(e, "search.js.twig")
                            ? bk_render(e, "search.js.twig", tpl_null(), &len)
-                           : bk_search_script(&len);
+                           : si_script(&len);
   return script ? bk_out_write(e, o, "book/search.js", script, len) : -1;
 }
 

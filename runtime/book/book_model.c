@@ -57,11 +57,8 @@ static void report_at(bk_edition *e, oc_severity sev, const char *path,
     bk_config_where(e->cfg, path, &pos);
   va_list ap;
   va_start(ap, fmt);
-  oc_vreport(e->rep, sev, pos.file ? pos.file : "config.yml", pos.line, pos.col,
-             fmt, ap);
+  bk_vreport_at(e->rep, &e->errors, sev, pos, fmt, ap);
   va_end(ap);
-  if (sev == OC_ERROR)
-    e->errors++;
 }
 
 /* ---- the theme as a template source --------------------------------- */
@@ -713,31 +710,34 @@ static const char *render_block(item_ctx *c, const char *tpl, tpl_map *item) {
   return bk_render(e, tpl, tpl_map_value(vars), NULL);
 }
 
-static const char *hook_figure_html(void *user, const bk_md_figure *f,
-                                    const char *inner) {
-  item_ctx *c = user;
+/* A figure's or a table's block (align: NULL for a table, whose map has
+ * none), its keys in the order the templates have always seen them. */
+static const char *captioned_html(item_ctx *c, const char *tpl,
+                                  const char *align, const char *caption,
+                                  const char *inner, const char *label,
+                                  long long number, const char *id) {
   bk_edition *e = c->e;
   tpl_map *m = tpl_map_new(e->a, 8);
-  bk_set(e, m, "align", bk_s(e, f->align));
-  bk_set(e, m, "caption", bk_html(e, f->caption));
+  if (align)
+    bk_set(e, m, "align", bk_s(e, align));
+  bk_set(e, m, "caption", bk_html(e, caption));
   bk_set(e, m, "content", bk_html(e, inner));
-  bk_set(e, m, "label", bk_html(e, f->label));
-  bk_set(e, m, "number", tpl_int(f->number));
-  bk_set(e, m, "slug", bk_s(e, f->id));
-  return render_block(c, "figure.twig", m);
+  bk_set(e, m, "label", bk_html(e, label));
+  bk_set(e, m, "number", tpl_int(number));
+  bk_set(e, m, "slug", bk_s(e, id));
+  return render_block(c, tpl, m);
+}
+
+static const char *hook_figure_html(void *user, const bk_md_figure *f,
+                                    const char *inner) {
+  return captioned_html(user, "figure.twig", f->align, f->caption, inner,
+                        f->label, f->number, f->id);
 }
 
 static const char *hook_table_html(void *user, const bk_md_table *t,
                                    const char *inner) {
-  item_ctx *c = user;
-  bk_edition *e = c->e;
-  tpl_map *m = tpl_map_new(e->a, 8);
-  bk_set(e, m, "caption", bk_html(e, t->caption));
-  bk_set(e, m, "content", bk_html(e, inner));
-  bk_set(e, m, "label", bk_html(e, t->label));
-  bk_set(e, m, "number", tpl_int(t->number));
-  bk_set(e, m, "slug", bk_s(e, t->id));
-  return render_block(c, "table.twig", m);
+  return captioned_html(user, "table.twig", NULL, t->caption, inner, t->label,
+                        t->number, t->id);
 }
 
 static const char *hook_code_html(void *user, const char *lang,

@@ -16,49 +16,25 @@
 #include "oc_arena.h"
 #include "si_index.h"
 
-struct bk_search {
+/* One page being read: the index it goes to, and whether the text is a
+ * heading's (the section's title) or the body's. */
+typedef struct page_reader {
   si_index *x;
-  oc_arena *a; /* the sections' ids, entities decoded */
   bool in_title;
-};
+} page_reader;
 
-bk_search *bk_search_new(const char *language) {
-  bk_search *s = oc_calloc(1, sizeof *s);
-  s->x = si_new(language);
-  s->a = oc_arena_new();
-  return s;
-}
-
-void bk_search_free(bk_search *s) {
-  if (!s)
-    return;
-  si_free(s->x);
-  oc_arena_free(s->a);
-  free(s);
-}
-
-const char *bk_search_stemmer(const bk_search *s) {
-  return si_stemmer(s->x);
-}
-
-size_t bk_search_dropped(const bk_search *s) { return si_dropped(s->x); }
-
-/* ---- pages ---------------------------------------------------------- */
-
-/* Ends the current section: the index takes its text. */
-static void end_section(bk_search *s) { si_end(s->x); }
-
-static bool start_section(bk_search *s, const char *id, size_t n) {
-  end_section(s);
-  return si_section(s->x, oc_arena_strndup(s->a, id, n));
+/* Ends the current section (the index takes its text) and starts one. */
+static bool start_section(page_reader *s, const char *id) {
+  si_end(s->x);
+  return si_section(s->x, id);
 }
 
 /* Text goes to the title or the body, spaces collapsed. */
-static void put_text(bk_search *s, const char *p, size_t n) {
+static void put_text(page_reader *s, const char *p, size_t n) {
   si_text(s->x, s->in_title, p, n);
 }
 
-static void put_space(bk_search *s) { put_text(s, " ", 1); }
+static void put_space(page_reader *s) { put_text(s, " ", 1); }
 
 /* Tags that sit inside words ("<em>un</em>done"); any other tag is a
  * space between words. */
@@ -72,11 +48,12 @@ static bool inline_tag(const char *name, size_t n) {
   return false;
 }
 
-void bk_search_add_page(bk_search *s, const char *file, const char *title,
+void bk_search_add_page(si_index *x, const char *file, const char *title,
                         const char *html) {
-  if (!si_page(s->x, file))
+  if (!si_page(x, file))
     return;
-  bool open = start_section(s, "", 0);
+  page_reader reader = {x, false}, *s = &reader;
+  bool open = start_section(s, "");
   oc_sb id;
   oc_sb_init(&id, NULL, 64);
   /* The title, read as HTML with the body's rules. */
@@ -114,7 +91,7 @@ void bk_search_add_page(bk_search *s, const char *file, const char *title,
           t.name[0] == 'h' && t.name[1] >= '1' && t.name[1] <= '6') {
         id.len = 0;
         if (!closing && bk_ht_get_attr(&t, "id", &id) && !heading) {
-          open = start_section(s, id.p ? id.p : "", id.len);
+          open = start_section(s, id.len ? oc_sb_cstr(&id) : "");
           s->in_title = true;
           heading = t.name[1];
         } else if (closing && heading == t.name[1]) {
@@ -130,11 +107,5 @@ void bk_search_add_page(bk_search *s, const char *file, const char *title,
     s->in_title = false;
   }
   oc_sb_free(&id);
-  end_section(s);
+  si_end(x);
 }
-
-char *bk_search_write(bk_search *s, size_t *len) {
-  return si_write(s->x, len);
-}
-
-const char *bk_search_script(size_t *len) { return si_script(len); }

@@ -259,6 +259,39 @@ static bool kw_is(const css_decl *d, const char *k) {
   return v && strcasecmp(v, k) == 0;
 }
 
+/* A keyword property's value: the number of its keyword in t (ended by a
+ * NULL keyword), or dflt when it has none or one t does not know. */
+typedef struct kw_value {
+  const char *kw;
+  int value;
+} kw_value;
+
+static int kw_enum(const css_decl *d, const kw_value *t, int dflt) {
+  const char *v = kw_of(d);
+  for (; v && t->kw; t++)
+    if (!strcasecmp(v, t->kw))
+      return t->value;
+  return dflt;
+}
+
+static const kw_value text_aligns[] = {{"justify", TS_ALIGN_JUSTIFY},
+                                       {"center", TS_ALIGN_CENTER},
+                                       {"right", TS_ALIGN_RIGHT},
+                                       {"end", TS_ALIGN_RIGHT},
+                                       {NULL, 0}};
+static const kw_value white_spaces[] = {{"pre", TS_WS_PRE},
+                                        {"nowrap", TS_WS_NOWRAP},
+                                        {"pre-wrap", TS_WS_PRE_WRAP},
+                                        {"pre-line", TS_WS_PRE_LINE},
+                                        {NULL, 0}};
+static const kw_value vertical_aligns[] = {
+    {"super", TS_VA_SUPER}, {"sub", TS_VA_SUB},       {"top", TS_VA_TOP},
+    {"middle", TS_VA_MIDDLE}, {"bottom", TS_VA_BOTTOM}, {NULL, 0}};
+static const kw_value text_transforms[] = {{"uppercase", TS_TT_UPPER},
+                                           {"lowercase", TS_TT_LOWER},
+                                           {"capitalize", TS_TT_CAPITALIZE},
+                                           {NULL, 0}};
+
 /* float: footnote makes a footnote; top or bottom (with unless-fit or
  * next, which are read the same way) a figure that moves to the top of
  * the next page when it does not fit where it stands. */
@@ -427,13 +460,7 @@ void ts_style_compute(ts_ctx *c, ts_node *n, const ts_cstyle *parent,
     s->line_height = 1.2 * em;
   }
   s->color = ts_color_of(d[CSS_P_COLOR], (ts_rgb){0, 0, 0});
-  const char *ta = kw_of(d[CSS_P_TEXT_ALIGN]);
-  s->align = !ta                          ? TS_ALIGN_LEFT
-             : !strcasecmp(ta, "justify") ? TS_ALIGN_JUSTIFY
-             : !strcasecmp(ta, "center")  ? TS_ALIGN_CENTER
-             : !strcasecmp(ta, "right")   ? TS_ALIGN_RIGHT
-             : !strcasecmp(ta, "end")     ? TS_ALIGN_RIGHT
-                                          : TS_ALIGN_LEFT;
+  s->align = kw_enum(d[CSS_P_TEXT_ALIGN], text_aligns, TS_ALIGN_LEFT);
   s->indent = len_of(d[CSS_P_TEXT_INDENT], em, rem, c->content_width, 0);
   s->letter_spacing = len_of(d[CSS_P_LETTER_SPACING], em, rem, 0, 0);
   /* libharu's character spacing runs from -30pt to 300pt */
@@ -443,33 +470,17 @@ void ts_style_compute(ts_ctx *c, ts_node *n, const ts_cstyle *parent,
     s->letter_spacing = 300;
   s->hyphens = kw_is(d[CSS_P_HYPHENS], "auto");
   s->small_caps = kw_is(d[CSS_P_FONT_VARIANT], "small-caps");
-  const char *ws = kw_of(d[CSS_P_WHITE_SPACE]);
-  s->white_space = !ws                           ? TS_WS_NORMAL
-                   : !strcasecmp(ws, "pre")      ? TS_WS_PRE
-                   : !strcasecmp(ws, "nowrap")   ? TS_WS_NOWRAP
-                   : !strcasecmp(ws, "pre-wrap") ? TS_WS_PRE_WRAP
-                   : !strcasecmp(ws, "pre-line") ? TS_WS_PRE_LINE
-                                                 : TS_WS_NORMAL;
+  s->white_space = kw_enum(d[CSS_P_WHITE_SPACE], white_spaces, TS_WS_NORMAL);
   s->display = display_of(kw_of(d[CSS_P_DISPLAY]));
   s->border_collapse = kw_is(d[CSS_P_BORDER_COLLAPSE], "collapse");
   s->caption_bottom = kw_is(d[CSS_P_CAPTION_SIDE], "bottom");
   const char *ls = kw_of(d[CSS_P_LIST_STYLE_TYPE]);
   s->list_style = ls ? ls : "disc";
   s->list_inside = kw_is(d[CSS_P_LIST_STYLE_POSITION], "inside");
-  const char *va = kw_of(d[CSS_P_VERTICAL_ALIGN]);
-  s->vertical_align = !va                         ? TS_VA_BASELINE
-                      : !strcasecmp(va, "super")  ? TS_VA_SUPER
-                      : !strcasecmp(va, "sub")    ? TS_VA_SUB
-                      : !strcasecmp(va, "top")    ? TS_VA_TOP
-                      : !strcasecmp(va, "middle") ? TS_VA_MIDDLE
-                      : !strcasecmp(va, "bottom") ? TS_VA_BOTTOM
-                                                  : TS_VA_BASELINE;
-  const char *tt = kw_of(d[CSS_P_TEXT_TRANSFORM]);
-  s->text_transform = !tt                             ? TS_TT_NONE
-                      : !strcasecmp(tt, "uppercase")  ? TS_TT_UPPER
-                      : !strcasecmp(tt, "lowercase")  ? TS_TT_LOWER
-                      : !strcasecmp(tt, "capitalize") ? TS_TT_CAPITALIZE
-                                                      : TS_TT_NONE;
+  s->vertical_align =
+      kw_enum(d[CSS_P_VERTICAL_ALIGN], vertical_aligns, TS_VA_BASELINE);
+  s->text_transform =
+      kw_enum(d[CSS_P_TEXT_TRANSFORM], text_transforms, TS_TT_NONE);
   /* text-decoration is not inherited, but it draws through the inline
      boxes inside: carry the parent's when the child has none. */
   const char *td = kw_of(d[CSS_P_TEXT_DECORATION_LINE]);

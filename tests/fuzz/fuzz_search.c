@@ -14,7 +14,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!size)
     return 0;
-  bk_search *s = bk_search_new(data[0] % 2 ? "zh" : "en");
+  si_index *s = si_new(data[0] % 2 ? "zh" : "en");
   char *html = malloc(size);
   memcpy(html, data + 1, size - 1);
   html[size - 1] = 0;
@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   bk_search_add_page(s, "a.html", title, title + half / 2);
   bk_search_add_page(s, "b.html", "", html);
   size_t len;
-  char *js = bk_search_write(s, &len);
+  char *js = si_write(s, &len);
   for (size_t i = 0; i < len; i++) {
     unsigned char c = (unsigned char)js[i];
     if (c == '<' || (c < 0x20 && c != '\n') ||
@@ -36,6 +36,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   free(js);
   free(title);
   free(html);
-  bk_search_free(s);
+  si_free(s);
   return 0;
 }

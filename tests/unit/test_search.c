@@ -15,11 +15,11 @@
 #include "check_search.h"
 
 static char *index_of(const char *lang, const char *title, const char *html) {
-  bk_search *s = bk_search_new(lang);
+  si_index *s = si_new(lang);
   bk_search_add_page(s, "p.html", title, html);
   size_t len;
-  char *js = bk_search_write(s, &len);
-  bk_search_free(s);
+  char *js = si_write(s, &len);
+  si_free(s);
   CHECK(strlen(js) == len);
   return js;
 }
@@ -61,14 +61,14 @@ static void test_sections_and_tf(void) {
   check_texts(js, "cat cat cat|dog no id cat|cat");
   free(js);
   /* The last section of a page keeps its text when the next page comes. */
-  bk_search *s = bk_search_new("en");
+  si_index *s = si_new("en");
   bk_search_add_page(s, "1.html", "One",
                      "<p>first</p><h2 id=\"e\">E</h2>"
                      "<p>last words</p>");
   bk_search_add_page(s, "2.html", "Two", "<p>second</p>");
   size_t len;
-  js = bk_search_write(s, &len);
-  bk_search_free(s);
+  js = si_write(s, &len);
+  si_free(s);
   CHECK(strstr(js, "\n0,\"e\",\"E\",\n1,\"\",\"Two\"]") != NULL);
   check_texts(js, "first|last words|second");
   CHECK_STR(entry(js, "last"), "last:I"); /* section 1: (1 + 1) * 4 */
@@ -167,17 +167,17 @@ static void test_caps(void) {
   memset(p, 'x', 100);
   p += 100;
   sprintf(p, "</p><h2 id=\"unclosed\">never closed");
-  bk_search *s = bk_search_new("en");
+  si_index *s = si_new("en");
   bk_search_add_page(s, "p.html", "T", html);
-  CHECK(bk_search_dropped(s) > 0);
+  CHECK(si_dropped(s) > 0);
   size_t len;
-  char *js = bk_search_write(s, &len);
+  char *js = si_write(s, &len);
   CHECK(entry(js, "w000000") != NULL);
   CHECK(entry(js, "w259999") == NULL);
   CHECK(strstr(js, "xxxxxxxxxx") == NULL ||
         strstr(js, "xxxxxxxxxx") < strstr(js, "\"words\""));
   free(js);
-  bk_search_free(s);
+  si_free(s);
   free(html);
 }
 
@@ -191,7 +191,7 @@ int main(void) {
   test_reproducible();
   test_caps();
   size_t len;
-  CHECK(bk_search_script(&len) && len > 1000);
+  CHECK(si_script(&len) && len > 1000);
   printf("search: %d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }
