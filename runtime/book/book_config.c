@@ -581,8 +581,8 @@ typedef struct cfg_edition {
 struct bk_config {
   oc_arena *a;
   const cn *editions; /* ed[i] is editions->kid[i] */
-  cn *root; /* config.yml ← --configuration */
-  cn *book; /* book defaults ← root's book */
+  cn *root;           /* config.yml ← --configuration */
+  cn *book;           /* book defaults ← root's book */
   tpl_value book_value;
   bool book_set;
   cfg_edition *ed;
@@ -600,10 +600,10 @@ typedef struct ck {
 
 static void ck_report(ck *k, oc_severity sev, bk_pos pos, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-void bk_vreport_at(const oc_reporter *r, int *errors, oc_severity sev, bk_pos pos,
-                   const char *fmt, va_list ap) {
-  oc_vreport(r, sev, pos.file ? pos.file : "config.yml", pos.line, pos.col,
-             fmt, ap);
+void bk_vreport_at(const oc_reporter *r, int *errors, oc_severity sev,
+                   bk_pos pos, const char *fmt, va_list ap) {
+  oc_vreport(r, sev, pos.file ? pos.file : "config.yml", pos.line, pos.col, fmt,
+             ap);
   if (sev == OC_ERROR)
     (*errors)++;
 }
@@ -715,8 +715,8 @@ static const char *const edition_keys[] = {"format",
 static const char *const toc_keys[] = {"deep", "elements", NULL};
 static const char *const margin_keys[] = {"top", "bottom", "inner", "outer",
                                           NULL};
-static const char *const item_keys[] = {"element", "content", "title", "number",
-                                        "editions", "formats", NULL};
+static const char *const item_keys[] = {
+    "element", "content", "title", "number", "editions", "formats", NULL};
 static const char *const formats[] = {"epub", "mobi",         "pdf",
                                       "html", "html_chunked", NULL};
 
@@ -764,9 +764,11 @@ static void must_bool(ck *k, const char *name, const cn *v) {
 /* A positive whole number (the caps of issue 13: work, output, images), or
  * null for the default. */
 static void must_positive_int(ck *k, const char *name, const cn *v) {
-  if (!cn_is_null(v) && (v->kind != CN_SCALAR || v->v.type != TPL_INT || v->v.u.i < 1))
-    ck_report(k, OC_ERROR, v->pos, "'%s' must be a whole number above 0, not %s",
-              name, describe(k, v));
+  if (!cn_is_null(v) &&
+      (v->kind != CN_SCALAR || v->v.type != TPL_INT || v->v.u.i < 1))
+    ck_report(k, OC_ERROR, v->pos,
+              "'%s' must be a whole number above 0, not %s", name,
+              describe(k, v));
 }
 
 /* The budgets of an edition and their ceilings (book_config.h). */
@@ -1350,8 +1352,8 @@ static void check_filter(ck *k, bk_config *c, const cn *v, bool editions) {
       known = strcmp(s, *f) == 0;
     if (editions ? find_edition(c, s, strlen(s)) != NULL : known)
       continue;
-    const char *near = editions ? near_edition(k, c, s)
-                                : closest(s, strlen(s), formats);
+    const char *near =
+        editions ? near_edition(k, c, s) : closest(s, strlen(s), formats);
     if (near)
       ck_report(k, OC_ERROR, name->pos,
                 "unknown %s '%s' in '%s' (did you mean '%s%s'?)",
@@ -1662,8 +1664,8 @@ enum { IMPORT_MAX_DEPTH = 16 };
 
 typedef struct import_walk {
   oc_arena *a;
-  ck *k;                   /* where errors go; a silent one for the scan */
-  const char *book_dir;    /* canonical */
+  ck *k;                /* where errors go; a silent one for the scan */
+  const char *book_dir; /* canonical */
   const char *chain[IMPORT_MAX_DEPTH]; /* the folders being read */
   size_t depth;
   const char **files; /* every imported config.yml, canonical (in a) */
@@ -1739,8 +1741,8 @@ static cn *import_one(import_walk *w, const char *dir, const cn *rel) {
     return NULL;
   }
   cn *root = NULL;
-  const char *shown =
-      oc_arena_printf(w->a, "%s/config.yml", shown_path(w->a, w->book_dir, real));
+  const char *shown = oc_arena_printf(w->a, "%s/config.yml",
+                                      shown_path(w->a, w->book_dir, real));
   if (yp_parse(w->a, shown, true, text, len, w->k->r, &root) != 0) {
     w->k->errors++;
     root = NULL;
@@ -1789,8 +1791,7 @@ static cn *import_into(import_walk *w, cn *root, const char *dir) {
 }
 
 /* root with what its import: names (a no-op without one); errors in k. */
-static cn *with_imports(ck *k, cn *root, const char *book_dir,
-                        import_walk *w) {
+static cn *with_imports(ck *k, cn *root, const char *book_dir, import_walk *w) {
   w->a = k->a;
   w->k = k;
   w->book_dir = book_dir;

@@ -97,40 +97,21 @@ static int usage(const char *msg) {
 
 /* ---- reporting ------------------------------------------------------ */
 
+/* Two warnings are the same when their hashes are: 64 bits of FNV-1a. */
+static bool same_warning(const void *entry, const void *key) {
+  (void)entry, (void)key;
+  return true;
+}
 
 /* True when this warning was printed before (and remembers it). */
 static bool seen_before(report_state *st, const char *file, unsigned line,
                         unsigned col, const char *msg) {
-  uint64_t h = 0xcbf29ce484222325ULL;
-  const char *parts[] = {file ? file : "", msg};
-  for (size_t k = 0; k < 2; k++)
-    for (const char *c = parts[k]; *c; c++)
-      h = (h ^ (unsigned char)*c) * 0x100000001b3ULL;
-  h = (h ^ line) * 0x100000001b3ULL;
-  h = (h ^ col) * 0x100000001b3ULL;
-  h |= 1; /* 0 marks a free slot */
-  /* An open-addressing set, at most half full: a book with many warnings
-   * costs no more per warning than one with few. */
-  if ((st->nseen + 1) * 2 > st->cseen) {
-    size_t cap = st->cseen ? st->cseen * 2 : 64;
-    uint64_t *set = oc_calloc(cap, sizeof *set);
-    for (size_t i = 0; i < st->cseen; i++)
-      if (st->seen[i]) {
-        size_t j = st->seen[i] & (cap - 1);
-        while (set[j])
-          j = (j + 1) & (cap - 1);
-        set[j] = st->seen[i];
-      }
-    free(st->seen);
-    st->seen = set;
-    st->cseen = cap;
-  }
-  size_t j = h & (st->cseen - 1);
-  for (; st->seen[j]; j = (j + 1) & (st->cseen - 1))
-    if (st->seen[j] == h)
-      return true;
-  st->seen[j] = h;
-  st->nseen++;
+  uint64_t h = oc_hash_str(file ? file : "");
+  h = oc_hash_bytes(h, msg, strlen(msg));
+  h = oc_hash_u64(oc_hash_u64(h, line), col);
+  if (oc_hidx_get(&st->seen, h, same_warning, NULL))
+    return true;
+  oc_hidx_put(&st->seen, h, st); /* any pointer: the hash is the key */
   return false;
 }
 
@@ -501,8 +482,8 @@ static bool named_unknown(bk_config *cfg, oc_reporter *rep, char **editions,
  * when none is), or lists them; the exit status. Run in the book's
  * folder, confined. */
 int pub_publish_book(const char *book_dir, char **editions, int neditions,
-                     const bk_options *opt, oc_reporter *rep,
-                     report_state *st, bool list) {
+                     const bk_options *opt, oc_reporter *rep, report_state *st,
+                     bool list) {
   int rc = 0;
   oc_arena *a = oc_arena_new();
   bk_config *cfg = bk_config_load(a, book_dir, opt->json, rep);
@@ -600,7 +581,7 @@ out:
 
 static int cmd_publish(const char *dir, char **editions, int neditions,
                        const bk_options *opt, bool list) {
-  report_state st = {opt->strict, opt->verbosity, 0, 0, 0, NULL, 0, 0, NULL};
+  report_state st = {opt->strict, opt->verbosity, 0, 0, 0, {0}, NULL};
   oc_reporter rep = {pub_print_diag, &st};
   char *book_dir = pub_book_folder(dir);
   if (!book_dir)
@@ -626,7 +607,7 @@ static int cmd_publish(const char *dir, char **editions, int neditions,
   }
   bk_guard_uninstall();
   oc_shell_stop();
-  free(st.seen);
+  oc_hidx_free(&st.seen);
   free(book_dir);
   return rc;
 }

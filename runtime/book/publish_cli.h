@@ -11,6 +11,7 @@
 
 #include "book.h"
 #include "oc_diag.h"
+#include "oc_hash.h"
 #include "oc_sb.h"
 
 typedef struct report_state {
@@ -20,8 +21,7 @@ typedef struct report_state {
   unsigned usage_errors; /* errors in the --configuration argument */
   /* Warnings already printed: each edition reads the same contents, and a
    * broken link is one problem however many editions are published. */
-  uint64_t *seen;
-  size_t nseen, cseen;
+  oc_hidx seen;   /* by the hash of file, line, column and text */
   oc_sb *capture; /* publish serve: the messages, for the page's overlay */
 } report_state;
 

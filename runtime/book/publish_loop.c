@@ -56,8 +56,7 @@ static const char *serve_edition(const char *book_dir, const char *named,
   const char *f = ed ? ed->format : "";
   if (!ed || !pub_format_supported(f)) {
     oc_report(rep, OC_ERROR, NULL, 0, 0,
-              !ed
-                  ? "the book has no edition '%s' (publish --list shows them)"
+              !ed ? "the book has no edition '%s' (publish --list shows them)"
                   : "edition '%s' has no format publish can publish",
               found);
     found = NULL;
@@ -108,9 +107,8 @@ static void say_unwatched(const sv_watch *w, bool *said) {
 /* One publish of the loop: the messages said anew (a warning said before
  * is said again), and the server told. */
 static void report_again(report_state *st) {
-  free(st->seen);
-  st->seen = NULL;
-  st->nseen = st->cseen = 0;
+  oc_hidx_free(&st->seen);
+  st->seen = (oc_hidx){0};
   st->errors = st->warnings = st->usage_errors = 0;
   st->capture->len = 0;
 }
@@ -390,8 +388,8 @@ int pub_cmd_loop(const char *dir, char **editions, int neditions,
             .neditions = neditions,
             .lfd = -1};
   oc_sb_init(&l.capture, NULL, 0);
-  l.st = (report_state){given->strict, given->verbosity, 0, 0, 0, NULL, 0, 0,
-                        &l.capture};
+  l.st =
+      (report_state){given->strict, given->verbosity, 0, 0, 0, {0}, &l.capture};
   l.rep = (oc_reporter){pub_print_diag, &l.st};
   l.book_dir = pub_book_folder(dir);
   if (!l.book_dir)
@@ -411,7 +409,7 @@ int pub_cmd_loop(const char *dir, char **editions, int neditions,
   oc_shell_stop();
   free((char *)l.edition);
   free(l.opener);
-  free(l.st.seen);
+  oc_hidx_free(&l.st.seen);
   oc_sb_free(&l.capture);
   free(l.book_dir);
   return rc;

@@ -293,7 +293,7 @@ static const char starter_print_css[] =
     ".toc-list a::after { }\n";
 
 int pub_cmd_customize(const char *dir, const char *edition) {
-  report_state st = {false, 0, 0, 0, 0, NULL, 0, 0, NULL};
+  report_state st = {false, 0, 0, 0, 0, {0}, NULL};
   oc_reporter rep = {pub_print_diag, &st};
   char *book_dir = pub_book_folder(dir);
   if (!book_dir)
@@ -332,7 +332,7 @@ int pub_cmd_customize(const char *dir, const char *edition) {
   printf("Wrote %s\n", path);
   rc = 0;
 out:
-  free(st.seen);
+  oc_hidx_free(&st.seen);
   oc_arena_free(a);
   free(book_dir);
   return rc;

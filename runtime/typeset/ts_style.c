@@ -285,7 +285,7 @@ static const kw_value white_spaces[] = {{"pre", TS_WS_PRE},
                                         {"pre-line", TS_WS_PRE_LINE},
                                         {NULL, 0}};
 static const kw_value vertical_aligns[] = {
-    {"super", TS_VA_SUPER}, {"sub", TS_VA_SUB},       {"top", TS_VA_TOP},
+    {"super", TS_VA_SUPER},   {"sub", TS_VA_SUB},       {"top", TS_VA_TOP},
     {"middle", TS_VA_MIDDLE}, {"bottom", TS_VA_BOTTOM}, {NULL, 0}};
 static const kw_value text_transforms[] = {{"uppercase", TS_TT_UPPER},
                                            {"lowercase", TS_TT_LOWER},
