@@ -996,6 +996,19 @@ static tpl_value tpl_chars(tpl_rt *rt, tpl_value s, size_t chunk) {
   return tpl_list_value(l);
 }
 
+/* Appends v to the n parts of an array of cap, doubling it when full;
+ * returns the array, moved or not. */
+static tpl_value *tpl_parts_push(oc_arena *a, tpl_value *parts, size_t *n,
+                                 size_t *cap, tpl_value v) {
+  if (*n == *cap) {
+    parts = oc_arena_grow(a, parts, *cap * sizeof *parts,
+                          oc_size_mul(*cap * 2, sizeof *parts));
+    *cap *= 2;
+  }
+  parts[(*n)++] = v;
+  return parts;
+}
+
 static tpl_value tpl_f_split(tpl_rt *rt, tpl_ctx *ctx, int argc,
                              const tpl_value *argv, const tpl_loc *loc) {
   (void)ctx, (void)loc;
@@ -1026,21 +1039,13 @@ static tpl_value tpl_f_split(tpl_rt *rt, tpl_ctx *ctx, int argc,
       i++;
       continue;
     }
-    if (n == cap) {
-      parts = oc_arena_grow(rt->arena, parts, cap * sizeof *parts,
-                             oc_size_mul(cap * 2, sizeof *parts));
-      cap *= 2;
-    }
-    parts[n++] = tpl_str(s.u.s + start, i - start);
+    parts = tpl_parts_push(rt->arena, parts, &n, &cap,
+                           tpl_str(s.u.s + start, i - start));
     i += d.len;
     start = i;
   }
-  if (n == cap) {
-    parts = oc_arena_grow(rt->arena, parts, cap * sizeof *parts,
-                           oc_size_mul(cap * 2, sizeof *parts));
-    cap *= 2;
-  }
-  parts[n++] = tpl_str(s.u.s + start, s.len - start);
+  parts = tpl_parts_push(rt->arena, parts, &n, &cap,
+                         tpl_str(s.u.s + start, s.len - start));
   if (limit < 0) {
     /* all but the last -limit parts; nothing when there was no delimiter */
     if (n == 1)
@@ -1361,6 +1366,15 @@ static void tpl_fmt_put(oc_sb *b, const char *s, size_t len, size_t width,
       oc_sb_addc(b, pad);
 }
 
+/* The next of the nargs arguments, for a '*' width or precision. */
+static int64_t tpl_fmt_star(tpl_rt *rt, const tpl_value *args, int nargs,
+                            int *cur, const tpl_loc *loc) {
+  int a = (*cur)++;
+  if (a >= nargs)
+    tpl_fail(rt, loc, "%d arguments are required, %d given", a + 2, nargs + 1);
+  return tpl_to_int(args[a]);
+}
+
 static tpl_value tpl_f_format(tpl_rt *rt, tpl_ctx *ctx, int argc,
                               const tpl_value *argv, const tpl_loc *loc) {
   (void)ctx;
@@ -1424,11 +1438,7 @@ static tpl_value tpl_f_format(tpl_rt *rt, tpl_ctx *ctx, int argc,
     bool has_prec = false;
     if (p < end && *p == '*') {
       p++;
-      int a = cur++;
-      if (a >= nargs)
-        tpl_fail(rt, loc, "%d arguments are required, %d given", a + 2,
-                 nargs + 1);
-      int64_t w = tpl_to_int(args[a]);
+      int64_t w = tpl_fmt_star(rt, args, nargs, &cur, loc);
       if (w < 0 || w > INT32_MAX)
         tpl_fail(rt, loc, "Width must be greater than zero and less than %d",
                  INT32_MAX);
@@ -1446,11 +1456,7 @@ static tpl_value tpl_f_format(tpl_rt *rt, tpl_ctx *ctx, int argc,
       has_prec = true;
       if (p < end && *p == '*') {
         p++;
-        int a = cur++;
-        if (a >= nargs)
-          tpl_fail(rt, loc, "%d arguments are required, %d given", a + 2,
-                   nargs + 1);
-        int64_t pr = tpl_to_int(args[a]);
+        int64_t pr = tpl_fmt_star(rt, args, nargs, &cur, loc);
         if (pr < -1 || pr > INT32_MAX)
           tpl_fail(rt, loc, "Precision must be between -1 and %d", INT32_MAX);
         prec = pr < 0 ? 0 : (size_t)pr;
