@@ -659,6 +659,17 @@ static bool tpl_tag_allowed(const char *tag, size_t len, tpl_value set) {
   return false;
 }
 
+/* Whether strip_tags ignores a '>': one that closes a '<' nested in a tag
+ * (counted by depth, which it uncounts) or stands in quotes, in every state
+ * but the comment's. */
+static inline bool tpl_st_gt_inside(int *depth, char in_q) {
+  if (*depth) {
+    (*depth)--;
+    return true;
+  }
+  return in_q != 0;
+}
+
 /* PHP's strip_tags state machine: 0 text, 1 tag, 2 <?...?>, 3 <!...>,
  * 4 <!-- comment -->. */
 static tpl_value tpl_strip_tags(tpl_rt *rt, tpl_value s, tpl_value allow) {
@@ -694,13 +705,8 @@ static tpl_value tpl_strip_tags(tpl_rt *rt, tpl_value s, tpl_value allow) {
           oc_sb_addc(&tag, '<');
         }
       } else if (c == '>') {
-        if (depth) {
-          depth--;
-          break;
-        }
-        if (in_q)
-          break;
-        out[o++] = c;
+        if (!tpl_st_gt_inside(&depth, in_q))
+          out[o++] = c;
       } else {
         out[o++] = c;
       }
@@ -717,11 +723,7 @@ static tpl_value tpl_strip_tags(tpl_rt *rt, tpl_value s, tpl_value allow) {
         break;
       }
       if (c == '>') {
-        if (depth) {
-          depth--;
-          break;
-        }
-        if (in_q)
+        if (tpl_st_gt_inside(&depth, in_q))
           break;
         lc = '>';
         if (is_xml && p >= 1 && buf[p - 1] == '-')
@@ -770,11 +772,7 @@ static tpl_value tpl_strip_tags(tpl_rt *rt, tpl_value s, tpl_value allow) {
           br--;
         }
       } else if (c == '>') {
-        if (depth) {
-          depth--;
-          break;
-        }
-        if (in_q)
+        if (tpl_st_gt_inside(&depth, in_q))
           break;
         if (!br && p >= 1 && lc != '"' && buf[p - 1] == '?') {
           in_q = 0;
@@ -801,11 +799,7 @@ static tpl_value tpl_strip_tags(tpl_rt *rt, tpl_value s, tpl_value allow) {
       break;
     case 3:
       if (c == '>') {
-        if (depth) {
-          depth--;
-          break;
-        }
-        if (in_q)
+        if (tpl_st_gt_inside(&depth, in_q))
           break;
         in_q = 0;
         state = 0;
