@@ -695,6 +695,23 @@ static void tpl_add_rel(tpl_when *w, int unit, int64_t n) {
   }
 }
 
+/* A year of four digits after the day and month ("5 March 2024", "March 5,
+   2024"), past any of seps; not the hour of a time ("March 5 10:00"). On a
+   year, *y is set and the scan moves past it; otherwise it stays. */
+static bool tpl_sc_year_after(tpl_scan *c, const char *seps, int64_t *y) {
+  size_t y0 = c->pos;
+  while (y0 < c->len && c->s[y0] && strchr(seps, c->s[y0]))
+    y0++;
+  size_t ye = y0;
+  while (tpl_sc_digit(c, ye))
+    ye++;
+  if (ye - y0 != 4 || (ye < c->len && c->s[ye] == ':'))
+    return false;
+  c->pos = y0;
+  tpl_sc_num(c, 4, y);
+  return true;
+}
+
 static void tpl_sc_skip_ws(tpl_scan *c) {
   while (c->pos < c->len && (c->s[c->pos] == ' ' || c->s[c->pos] == '\t' ||
                              c->s[c->pos] == ',' || c->s[c->pos] == '\n'))
@@ -967,18 +984,8 @@ static bool tpl_parse_date_1(tpl_rt *rt, const char *str, size_t len,
           w->m = mon;
           w->d = (int)day;
           w->y = INT64_MIN;
-          size_t y0 = c.pos;
-          while (y0 < c.len && (c.s[y0] == ' ' || c.s[y0] == ',' ||
-                                c.s[y0] == '-' || c.s[y0] == '.'))
-            y0++;
-          size_t ye = y0;
-          while (tpl_sc_digit(&c, ye))
-            ye++;
-          if (ye - y0 == 4 && !(ye < c.len && c.s[ye] == ':')) {
-            c.pos = y0;
-            tpl_sc_num(&c, 4, &y);
+          if (tpl_sc_year_after(&c, " ,-.", &y))
             w->y = y;
-          }
           continue;
         }
         /* "+N unit" without sign: "3 days" */
@@ -1121,17 +1128,8 @@ static bool tpl_parse_date_1(tpl_rt *rt, const char *str, size_t len,
           size_t sfx = tpl_sc_word(&c, c.pos);
           if (sfx == 2)
             c.pos += 2;
-          size_t y0 = c.pos;
-          while (y0 < c.len && (c.s[y0] == ' ' || c.s[y0] == ','))
-            y0++;
-          size_t ye = y0;
-          while (tpl_sc_digit(&c, ye))
-            ye++;
-          if (ye - y0 == 4 && !(ye < c.len && c.s[ye] == ':')) {
-            c.pos = y0;
-            tpl_sc_num(&c, 4, &v);
+          if (tpl_sc_year_after(&c, " ,", &v))
             w->y = v;
-          }
         } else {
           c.pos = q;
         }
@@ -1306,6 +1304,12 @@ static void tpl_put_offset(oc_sb *b, int32_t off, bool colon) {
   oc_sb_adds(b, buf);
 }
 
+/* The place of format letter c in letters, or -1 */
+static inline int tpl_letter_at(const char *letters, char c) {
+  const char *p = c ? strchr(letters, c) : NULL;
+  return p ? (int)(p - letters) : -1;
+}
+
 static tpl_value tpl_date_format(tpl_rt *rt, const tpl_date *dt, tpl_value f) {
   static const char *const mon3[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
                                      "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
@@ -1343,27 +1347,47 @@ static tpl_value tpl_date_format(tpl_rt *rt, const tpl_date *dt, tpl_value f) {
       iso_y = y + 1;
     }
   }
+  int h12 = h % 12 ? h % 12 : 12;
+  /* The letters that print one value, each value at its letter's place:
+     a number as it is, a number two digits wide, a name. */
+  static const char plain[] = "jNwzntoGgZULI";
+  const int64_t plain_v[] = {
+      d,   iso_wd, wd,     yday,        m,     tpl_month_days(y, m), iso_y, h,
+      h12, zt.off, dt->ts, tpl_leap(y), zt.dst};
+  static const char pad2[] = "dWmyhHis";
+  /* y % 100 is -84 for -4084, as PHP */
+  const int64_t pad2_v[] = {d, week, m, y % 100, h12, h, mi, s};
+  static const char names[] = "DlFMaAe";
+  const char *const names_v[] = {day3[wd],
+                                 dayf[wd],
+                                 monf[m - 1],
+                                 mon3[m - 1],
+                                 h >= 12 ? "pm" : "am",
+                                 h >= 12 ? "PM" : "AM",
+                                 dt->tz->name};
+  _Static_assert(sizeof plain - 1 == sizeof plain_v / sizeof *plain_v &&
+                     sizeof pad2 - 1 == sizeof pad2_v / sizeof *pad2_v &&
+                     sizeof names - 1 == sizeof names_v / sizeof *names_v,
+                 "one value a letter");
   oc_sb b;
   oc_sb_init(&b, rt->arena, (size_t)f.len * 4 + 16);
   char buf[64];
   for (size_t k = 0; k < f.len; k++) {
     char c = f.u.s[k];
+    int at;
+    if ((at = tpl_letter_at(plain, c)) >= 0) {
+      oc_sb_add_int(&b, plain_v[at]);
+      continue;
+    }
+    if ((at = tpl_letter_at(pad2, c)) >= 0) {
+      tpl_put2(&b, pad2_v[at]);
+      continue;
+    }
+    if ((at = tpl_letter_at(names, c)) >= 0) {
+      oc_sb_adds(&b, names_v[at]);
+      continue;
+    }
     switch (c) {
-    case 'd':
-      tpl_put2(&b, d);
-      break;
-    case 'D':
-      oc_sb_adds(&b, day3[wd]);
-      break;
-    case 'j':
-      oc_sb_add_int(&b, d);
-      break;
-    case 'l':
-      oc_sb_adds(&b, dayf[wd]);
-      break;
-    case 'N':
-      oc_sb_add_int(&b, iso_wd);
-      break;
     case 'S':
       if (d % 10 == 1 && d != 11)
         oc_sb_adds(&b, "st");
@@ -1373,36 +1397,6 @@ static tpl_value tpl_date_format(tpl_rt *rt, const tpl_date *dt, tpl_value f) {
         oc_sb_adds(&b, "rd");
       else
         oc_sb_adds(&b, "th");
-      break;
-    case 'w':
-      oc_sb_add_int(&b, wd);
-      break;
-    case 'z':
-      oc_sb_add_int(&b, yday);
-      break;
-    case 'W':
-      tpl_put2(&b, week);
-      break;
-    case 'F':
-      oc_sb_adds(&b, monf[m - 1]);
-      break;
-    case 'm':
-      tpl_put2(&b, m);
-      break;
-    case 'M':
-      oc_sb_adds(&b, mon3[m - 1]);
-      break;
-    case 'n':
-      oc_sb_add_int(&b, m);
-      break;
-    case 't':
-      oc_sb_add_int(&b, tpl_month_days(y, m));
-      break;
-    case 'L':
-      oc_sb_addc(&b, tpl_leap(y) ? '1' : '0');
-      break;
-    case 'o':
-      oc_sb_add_int(&b, iso_y);
       break;
     case 'X':
     case 'x':
@@ -1418,15 +1412,6 @@ static tpl_value tpl_date_format(tpl_rt *rt, const tpl_date *dt, tpl_value f) {
                (long long)(y < 0 ? -y : y));
       oc_sb_adds(&b, buf);
       break;
-    case 'y':
-      tpl_put2(&b, y % 100);
-      break; /* -84 for -4084, as PHP */
-    case 'a':
-      oc_sb_adds(&b, h >= 12 ? "pm" : "am");
-      break;
-    case 'A':
-      oc_sb_adds(&b, h >= 12 ? "PM" : "AM");
-      break;
     case 'B': {
       int64_t r = ((dt->ts % 86400 + 86400) % 86400 + 3600) * 10;
       if (r < 0)
@@ -1435,24 +1420,6 @@ static tpl_value tpl_date_format(tpl_rt *rt, const tpl_date *dt, tpl_value f) {
       oc_sb_adds(&b, buf);
       break;
     }
-    case 'g':
-      oc_sb_add_int(&b, h % 12 ? h % 12 : 12);
-      break;
-    case 'G':
-      oc_sb_add_int(&b, h);
-      break;
-    case 'h':
-      tpl_put2(&b, h % 12 ? h % 12 : 12);
-      break;
-    case 'H':
-      tpl_put2(&b, h);
-      break;
-    case 'i':
-      tpl_put2(&b, mi);
-      break;
-    case 's':
-      tpl_put2(&b, s);
-      break;
     case 'u':
       snprintf(buf, sizeof buf, "%06d", (int)dt->usec);
       oc_sb_adds(&b, buf);
@@ -1460,12 +1427,6 @@ static tpl_value tpl_date_format(tpl_rt *rt, const tpl_date *dt, tpl_value f) {
     case 'v':
       snprintf(buf, sizeof buf, "%03d", (int)(dt->usec / 1000));
       oc_sb_adds(&b, buf);
-      break;
-    case 'e':
-      oc_sb_adds(&b, dt->tz->name);
-      break;
-    case 'I':
-      oc_sb_addc(&b, zt.dst ? '1' : '0');
       break;
     case 'O':
       tpl_put_offset(&b, zt.off, false);
@@ -1489,9 +1450,6 @@ static tpl_value tpl_date_format(tpl_rt *rt, const tpl_date *dt, tpl_value f) {
         oc_sb_adds(&b, zt.abbr ? zt.abbr : dt->tz->name);
       }
       break;
-    case 'Z':
-      oc_sb_add_int(&b, zt.off);
-      break;
     case 'c':
       snprintf(buf, sizeof buf, "%04lld-%02d-%02dT%02d:%02d:%02d", (long long)y,
                m, d, h, mi, s);
@@ -1503,9 +1461,6 @@ static tpl_value tpl_date_format(tpl_rt *rt, const tpl_date *dt, tpl_value f) {
                d, mon3[m - 1], (long long)y, h, mi, s);
       oc_sb_adds(&b, buf);
       tpl_put_offset(&b, zt.off, false);
-      break;
-    case 'U':
-      oc_sb_add_int(&b, dt->ts);
       break;
     case '\\':
       if (k + 1 < f.len)

@@ -659,6 +659,17 @@ static bool tpl_tag_allowed(const char *tag, size_t len, tpl_value set) {
   return false;
 }
 
+/* Whether strip_tags ignores a '>': one that closes a '<' nested in a tag
+ * (counted by depth, which it uncounts) or stands in quotes, in every state
+ * but the comment's. */
+static inline bool tpl_st_gt_inside(int *depth, char in_q) {
+  if (*depth) {
+    (*depth)--;
+    return true;
+  }
+  return in_q != 0;
+}
+
 /* PHP's strip_tags state machine: 0 text, 1 tag, 2 <?...?>, 3 <!...>,
  * 4 <!-- comment -->. */
 static tpl_value tpl_strip_tags(tpl_rt *rt, tpl_value s, tpl_value allow) {
@@ -694,13 +705,8 @@ static tpl_value tpl_strip_tags(tpl_rt *rt, tpl_value s, tpl_value allow) {
           oc_sb_addc(&tag, '<');
         }
       } else if (c == '>') {
-        if (depth) {
-          depth--;
-          break;
-        }
-        if (in_q)
-          break;
-        out[o++] = c;
+        if (!tpl_st_gt_inside(&depth, in_q))
+          out[o++] = c;
       } else {
         out[o++] = c;
       }
@@ -717,11 +723,7 @@ static tpl_value tpl_strip_tags(tpl_rt *rt, tpl_value s, tpl_value allow) {
         break;
       }
       if (c == '>') {
-        if (depth) {
-          depth--;
-          break;
-        }
-        if (in_q)
+        if (tpl_st_gt_inside(&depth, in_q))
           break;
         lc = '>';
         if (is_xml && p >= 1 && buf[p - 1] == '-')
@@ -770,11 +772,7 @@ static tpl_value tpl_strip_tags(tpl_rt *rt, tpl_value s, tpl_value allow) {
           br--;
         }
       } else if (c == '>') {
-        if (depth) {
-          depth--;
-          break;
-        }
-        if (in_q)
+        if (tpl_st_gt_inside(&depth, in_q))
           break;
         if (!br && p >= 1 && lc != '"' && buf[p - 1] == '?') {
           in_q = 0;
@@ -801,11 +799,7 @@ static tpl_value tpl_strip_tags(tpl_rt *rt, tpl_value s, tpl_value allow) {
       break;
     case 3:
       if (c == '>') {
-        if (depth) {
-          depth--;
-          break;
-        }
-        if (in_q)
+        if (tpl_st_gt_inside(&depth, in_q))
           break;
         in_q = 0;
         state = 0;
@@ -996,6 +990,19 @@ static tpl_value tpl_chars(tpl_rt *rt, tpl_value s, size_t chunk) {
   return tpl_list_value(l);
 }
 
+/* Appends v to the n parts of an array of cap, doubling it when full;
+ * returns the array, moved or not. */
+static tpl_value *tpl_parts_push(oc_arena *a, tpl_value *parts, size_t *n,
+                                 size_t *cap, tpl_value v) {
+  if (*n == *cap) {
+    parts = oc_arena_grow(a, parts, *cap * sizeof *parts,
+                          oc_size_mul(*cap * 2, sizeof *parts));
+    *cap *= 2;
+  }
+  parts[(*n)++] = v;
+  return parts;
+}
+
 static tpl_value tpl_f_split(tpl_rt *rt, tpl_ctx *ctx, int argc,
                              const tpl_value *argv, const tpl_loc *loc) {
   (void)ctx, (void)loc;
@@ -1026,21 +1033,13 @@ static tpl_value tpl_f_split(tpl_rt *rt, tpl_ctx *ctx, int argc,
       i++;
       continue;
     }
-    if (n == cap) {
-      parts = oc_arena_grow(rt->arena, parts, cap * sizeof *parts,
-                             oc_size_mul(cap * 2, sizeof *parts));
-      cap *= 2;
-    }
-    parts[n++] = tpl_str(s.u.s + start, i - start);
+    parts = tpl_parts_push(rt->arena, parts, &n, &cap,
+                           tpl_str(s.u.s + start, i - start));
     i += d.len;
     start = i;
   }
-  if (n == cap) {
-    parts = oc_arena_grow(rt->arena, parts, cap * sizeof *parts,
-                           oc_size_mul(cap * 2, sizeof *parts));
-    cap *= 2;
-  }
-  parts[n++] = tpl_str(s.u.s + start, s.len - start);
+  parts = tpl_parts_push(rt->arena, parts, &n, &cap,
+                         tpl_str(s.u.s + start, s.len - start));
   if (limit < 0) {
     /* all but the last -limit parts; nothing when there was no delimiter */
     if (n == 1)
@@ -1361,6 +1360,15 @@ static void tpl_fmt_put(oc_sb *b, const char *s, size_t len, size_t width,
       oc_sb_addc(b, pad);
 }
 
+/* The next of the nargs arguments, for a '*' width or precision. */
+static int64_t tpl_fmt_star(tpl_rt *rt, const tpl_value *args, int nargs,
+                            int *cur, const tpl_loc *loc) {
+  int a = (*cur)++;
+  if (a >= nargs)
+    tpl_fail(rt, loc, "%d arguments are required, %d given", a + 2, nargs + 1);
+  return tpl_to_int(args[a]);
+}
+
 static tpl_value tpl_f_format(tpl_rt *rt, tpl_ctx *ctx, int argc,
                               const tpl_value *argv, const tpl_loc *loc) {
   (void)ctx;
@@ -1424,11 +1432,7 @@ static tpl_value tpl_f_format(tpl_rt *rt, tpl_ctx *ctx, int argc,
     bool has_prec = false;
     if (p < end && *p == '*') {
       p++;
-      int a = cur++;
-      if (a >= nargs)
-        tpl_fail(rt, loc, "%d arguments are required, %d given", a + 2,
-                 nargs + 1);
-      int64_t w = tpl_to_int(args[a]);
+      int64_t w = tpl_fmt_star(rt, args, nargs, &cur, loc);
       if (w < 0 || w > INT32_MAX)
         tpl_fail(rt, loc, "Width must be greater than zero and less than %d",
                  INT32_MAX);
@@ -1446,11 +1450,7 @@ static tpl_value tpl_f_format(tpl_rt *rt, tpl_ctx *ctx, int argc,
       has_prec = true;
       if (p < end && *p == '*') {
         p++;
-        int a = cur++;
-        if (a >= nargs)
-          tpl_fail(rt, loc, "%d arguments are required, %d given", a + 2,
-                   nargs + 1);
-        int64_t pr = tpl_to_int(args[a]);
+        int64_t pr = tpl_fmt_star(rt, args, nargs, &cur, loc);
         if (pr < -1 || pr > INT32_MAX)
           tpl_fail(rt, loc, "Precision must be between -1 and %d", INT32_MAX);
         prec = pr < 0 ? 0 : (size_t)pr;

@@ -548,10 +548,8 @@ const tpl_template *tpl_interp_build(oc_arena *arena, tpl_ast_template *ast) {
     tpl_ast_block *b = &ast->blocks[i];
     ip_hash(&b->name);
     ip_prep(b->body);
-    blocks[i].name = b->name;
-    blocks[i].fn = ip_block;
-    blocks[i].owner = t;
-    blocks[i].node = b;
+    blocks[i] =
+        (tpl_block_def){.name = b->name, .fn = ip_block, .owner = t, .node = b};
   }
   t->nblocks = ast->nblocks;
   t->blocks = blocks;
@@ -566,12 +564,12 @@ const tpl_template *tpl_interp_build(oc_arena *arena, tpl_ast_template *ast) {
         ip_prep(m->defaults[p]);
     }
     ip_prep(m->body);
-    macros[i].name = m->name;
-    macros[i].nparams = m->nparams;
-    macros[i].params = m->params;
-    macros[i].fn = ip_macro;
-    macros[i].owner = t;
-    macros[i].node = m;
+    macros[i] = (tpl_macro_def){.name = m->name,
+                                .nparams = m->nparams,
+                                .params = m->params,
+                                .fn = ip_macro,
+                                .owner = t,
+                                .node = m};
   }
   t->nmacros = ast->nmacros;
   t->macros = macros;

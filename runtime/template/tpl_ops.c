@@ -174,28 +174,30 @@ tpl_value tpl_op_add(tpl_rt *rt, tpl_value a, tpl_value b, const tpl_loc *l) {
   return tpl_float(tpl_num_d(a) + tpl_num_d(b));
 }
 
-tpl_value tpl_op_sub(tpl_rt *rt, tpl_value a, tpl_value b, const tpl_loc *l) {
+/* a - b, or a * b when mul: ints while the result fits, floats past that,
+ * as PHP. Inlined into each operator with mul constant. */
+static inline tpl_value tpl_op_sub_or_mul(tpl_rt *rt, tpl_value a, tpl_value b,
+                                          bool mul, const tpl_loc *l) {
   if (a.type != TPL_INT || b.type != TPL_INT)
-    tpl_operands(rt, &a, &b, "-", l);
+    tpl_operands(rt, &a, &b, mul ? "*" : "-", l);
   if (a.type == TPL_INT && b.type == TPL_INT) {
     int64_t r;
-    if (!__builtin_sub_overflow(a.u.i, b.u.i, &r))
+    if (!(mul ? __builtin_mul_overflow(a.u.i, b.u.i, &r)
+              : __builtin_sub_overflow(a.u.i, b.u.i, &r)))
       return tpl_int(r);
-    return tpl_float((double)a.u.i - (double)b.u.i);
+    double x = (double)a.u.i, y = (double)b.u.i;
+    return tpl_float(mul ? x * y : x - y);
   }
-  return tpl_float(tpl_num_d(a) - tpl_num_d(b));
+  double x = tpl_num_d(a), y = tpl_num_d(b);
+  return tpl_float(mul ? x * y : x - y);
+}
+
+tpl_value tpl_op_sub(tpl_rt *rt, tpl_value a, tpl_value b, const tpl_loc *l) {
+  return tpl_op_sub_or_mul(rt, a, b, false, l);
 }
 
 tpl_value tpl_op_mul(tpl_rt *rt, tpl_value a, tpl_value b, const tpl_loc *l) {
-  if (a.type != TPL_INT || b.type != TPL_INT)
-    tpl_operands(rt, &a, &b, "*", l);
-  if (a.type == TPL_INT && b.type == TPL_INT) {
-    int64_t r;
-    if (!__builtin_mul_overflow(a.u.i, b.u.i, &r))
-      return tpl_int(r);
-    return tpl_float((double)a.u.i * (double)b.u.i);
-  }
-  return tpl_float(tpl_num_d(a) * tpl_num_d(b));
+  return tpl_op_sub_or_mul(rt, a, b, true, l);
 }
 
 static tpl_value tpl_divide(tpl_rt *rt, tpl_value a, tpl_value b,
@@ -845,16 +847,18 @@ tpl_value tpl_closure_new(tpl_rt *rt,
   return v;
 }
 
-tpl_value tpl_closure_new_slots(
-    tpl_rt *rt,
-    tpl_value (*fn)(tpl_rt *, const tpl_closure *, int, const tpl_value *),
-    tpl_ctx *ctx, const tpl_template *self, const tpl_blocks *blocks,
-    size_t nslots, size_t nics) {
+tpl_value tpl_closure_new_slots(tpl_rt *rt,
+                                tpl_value (*fn)(tpl_rt *, const tpl_closure *,
+                                                int, const tpl_value *),
+                                tpl_ctx *ctx, const tpl_template *self,
+                                const tpl_blocks *blocks, size_t nslots,
+                                size_t nics) {
   tpl_value v = tpl_closure_new(rt, fn, NULL, ctx, self, blocks);
   if (nics)
     v.u.fn->ics = oc_arena_calloc(rt->arena, nics, sizeof(tpl_ic));
   if (nslots) {
-    v.u.fn->slots = oc_arena_alloc(rt->arena, oc_size_mul(nslots, sizeof(tpl_value)));
+    v.u.fn->slots =
+        oc_arena_alloc(rt->arena, oc_size_mul(nslots, sizeof(tpl_value)));
     for (size_t i = 0; i < nslots; i++)
       v.u.fn->slots[i].type = TPL_UNSET;
   }

@@ -166,19 +166,26 @@ static inline bool tpl_key_eq(const tpl_value *a, const tpl_value *b) {
   return a->len == b->len && tpl_bytes_eq(a->u.s, b->u.s, a->len);
 }
 
-static ptrdiff_t tpl_map_find_str(const tpl_map *m, const char *s, size_t len,
-                                  uint32_t h);
+/* Entry e against key, or when key is NULL against the string s of len
+ * bytes whose prefix is computed. */
+static inline bool tpl_entry_matches(const tpl_map_entry *e,
+                                     const tpl_value *key, const char *s,
+                                     size_t len, uint32_t h, uint64_t prefix) {
+  if (!key)
+    return tpl_entry_is(e, s, len, h, prefix);
+  return e->hash == h && tpl_key_eq(&e->key, key);
+}
 
-static ptrdiff_t tpl_map_find(const tpl_map *m, const tpl_value *key,
-                              uint32_t h) {
-  if (key->type == TPL_STR)
-    return tpl_map_find_str(m, key->u.s, key->len, h);
+/* The one probe of both lookups below; forced inline into each (map lookups
+ * are the hot path), where whether key is NULL is known, so the test in
+ * tpl_entry_matches folds away. */
+static inline __attribute__((always_inline)) ptrdiff_t
+tpl_map_probe(const tpl_map *m, const tpl_value *key, const char *s, size_t len,
+              uint32_t h, uint64_t prefix) {
   if (!m->index) {
-    for (size_t i = 0; i < m->len; i++) {
-      const tpl_map_entry *e = &m->entries[i];
-      if (e->hash == h && tpl_key_eq(&e->key, key))
+    for (size_t i = 0; i < m->len; i++)
+      if (tpl_entry_matches(&m->entries[i], key, s, len, h, prefix))
         return (ptrdiff_t)i;
-    }
     return -1;
   }
   size_t mask = m->index_cap - 1;
@@ -186,8 +193,7 @@ static ptrdiff_t tpl_map_find(const tpl_map *m, const tpl_value *key,
     uint32_t idx = m->index[pos];
     if (!idx)
       return -1;
-    const tpl_map_entry *e = &m->entries[idx - 1];
-    if (e->hash == h && tpl_key_eq(&e->key, key))
+    if (tpl_entry_matches(&m->entries[idx - 1], key, s, len, h, prefix))
       return (ptrdiff_t)idx - 1;
   }
 }
@@ -197,20 +203,14 @@ static ptrdiff_t tpl_map_find(const tpl_map *m, const tpl_value *key,
 static ptrdiff_t tpl_map_find_str(const tpl_map *m, const char *s, size_t len,
                                   uint32_t h) {
   uint64_t prefix = len ? tpl_key_prefix(s, len) : 0;
-  if (!m->index) {
-    for (size_t i = 0; i < m->len; i++)
-      if (tpl_entry_is(&m->entries[i], s, len, h, prefix))
-        return (ptrdiff_t)i;
-    return -1;
-  }
-  size_t mask = m->index_cap - 1;
-  for (size_t pos = h & mask;; pos = (pos + 1) & mask) {
-    uint32_t idx = m->index[pos];
-    if (!idx)
-      return -1;
-    if (tpl_entry_is(&m->entries[idx - 1], s, len, h, prefix))
-      return (ptrdiff_t)idx - 1;
-  }
+  return tpl_map_probe(m, NULL, s, len, h, prefix);
+}
+
+static ptrdiff_t tpl_map_find(const tpl_map *m, const tpl_value *key,
+                              uint32_t h) {
+  if (key->type == TPL_STR)
+    return tpl_map_find_str(m, key->u.s, key->len, h);
+  return tpl_map_probe(m, key, NULL, 0, h, 0);
 }
 
 static void tpl_map_reindex(oc_arena *a, tpl_map *m, size_t cap) {
