@@ -967,7 +967,7 @@ static HPDF_STATUS write_link(HPDF_Dict d, HPDF_Stream s) {
       ret = (call);                                                            \
   } while (0)
   snprintf(buf, sizeof buf, "/Type /Annot\n/Subtype /Link\n/P %u 0 R\n/Rect [",
-           (unsigned)(((HPDF_Obj_Header *)pages[l->page])->obj_id & 0xFFFFFF));
+           ts_hpdf_obj_id(pages[l->page]));
   PUT(HPDF_Stream_WriteStr(s, buf));
   const HPDF_REAL r[4] = {l->rect.left + dx, l->rect.bottom + dx,
                           l->rect.right + dx, l->rect.top + dx};
@@ -984,8 +984,7 @@ static HPDF_STATUS write_link(HPDF_Dict d, HPDF_Stream s) {
     PUT(HPDF_Stream_WriteStr(s, " >>\n"));
   } else {
     snprintf(buf, sizeof buf, "/Dest [%u 0 R /XYZ 0 ",
-             (unsigned)(((HPDF_Obj_Header *)pages[l->target])->obj_id &
-                        0xFFFFFF));
+             ts_hpdf_obj_id(pages[l->target]));
     PUT(HPDF_Stream_WriteStr(s, buf));
     PUT(HPDF_Stream_WriteReal(s,
                           (HPDF_REAL)(l->target_y + shift_of(p, l->target))));
@@ -1021,9 +1020,7 @@ static void write_links(ts_pdf *p) {
     if (!l->uri && !page_at(p, l->target,
                             "a destination on a page that does not exist"))
       return;
-    if (!annots[l->page])
-      annots[l->page] = HPDF_Dict_GetItem(pg, "Annots", HPDF_OCLASS_ARRAY);
-    if (!annots[l->page]) {
+    if (!annots[l->page]) { /* no other writer gives a page annotations */
       annots[l->page] = HPDF_Array_New(p->doc->mmgr);
       if (!annots[l->page] ||
           HPDF_Dict_Add(pg, "Annots", annots[l->page]) != HPDF_OK)

@@ -13,6 +13,11 @@
 
 typedef struct ts_tag ts_tag;
 
+/* The object number libharu gave obj (its header's low 24 bits). */
+static inline unsigned ts_hpdf_obj_id(const void *obj) {
+  return ((const HPDF_Obj_Header *)obj)->obj_id & 0x00FFFFFF;
+}
+
 /* libharu grows its lists (the cross-reference table, arrays) by a fixed
  * step: a million objects would copy the table a thousand times. Called
  * before adding to a list, this makes the step the list's length, so

@@ -203,10 +203,6 @@ typedef struct tag_node {
   uint32_t sid; /* 0: the root */
 } tag_node;
 
-static unsigned obj_id(const void *obj) {
-  return ((const HPDF_Obj_Header *)obj)->obj_id & 0x00FFFFFF;
-}
-
 static HPDF_STATUS put_fmt(HPDF_Stream s, const char *fmt, unsigned a,
                            unsigned b) {
   char buf[64];
@@ -215,7 +211,7 @@ static HPDF_STATUS put_fmt(HPDF_Stream s, const char *fmt, unsigned a,
 }
 
 static HPDF_STATUS put_ref(HPDF_Stream s, const void *obj) {
-  return put_fmt(s, "%u 0 R ", obj_id(obj), 0);
+  return put_fmt(s, "%u 0 R ", ts_hpdf_obj_id(obj), 0);
 }
 
 static HPDF_STATUS put_text(tag_tree *tr, HPDF_Stream s, const char *key,
@@ -247,12 +243,13 @@ static HPDF_STATUS put_kids(tag_tree *tr, HPDF_Stream s, uint32_t sid) {
         put_fmt(s, "%u ", m->mcid, 0);
       } else {
         put_fmt(s, "<< /Type /MCR /Pg %u 0 R /MCID %u >> ",
-                obj_id(page_of(tr, m->page)), m->mcid);
+                ts_hpdf_obj_id(page_of(tr, m->page)), m->mcid);
       }
     } else {
       const tag_annot *an = &tr->t->annots[k->seq];
       put_fmt(s, "<< /Type /OBJR /Pg %u 0 R /Obj %u 0 R >> ",
-              obj_id(page_of(tr, (uint32_t)an->page)), obj_id(an->annot));
+              ts_hpdf_obj_id(page_of(tr, (uint32_t)an->page)),
+              ts_hpdf_obj_id(an->annot));
     }
   }
   return HPDF_Stream_WriteStr(s, "]\n");
@@ -268,8 +265,8 @@ static HPDF_STATUS write_elem(HPDF_Dict d, HPDF_Stream s) {
   put_ref(s, e->parent ? tr->dicts[e->parent] : tr->root);
   HPDF_Stream_WriteStr(s, "\n");
   if (tr->pg[n->sid] >= 0)
-    put_fmt(s, "/Pg %u 0 R\n", obj_id(page_of(tr, (uint32_t)tr->pg[n->sid])),
-            0);
+    put_fmt(s, "/Pg %u 0 R\n",
+            ts_hpdf_obj_id(page_of(tr, (uint32_t)tr->pg[n->sid])), 0);
   if (e->alt)
     put_text(tr, s, "/Alt ", e->alt);
   if (e->lang)
